@@ -1,0 +1,2 @@
+/** adaptation-modules. */
+package org.irmi.adaptation;

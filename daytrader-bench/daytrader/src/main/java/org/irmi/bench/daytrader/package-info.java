@@ -1,0 +1,2 @@
+/** daytrader-bench/daytrader. */
+package org.irmi.bench.daytrader;

@@ -1,0 +1,2 @@
+/** daytrader-bench/echo. */
+package org.irmi.bench.echo;

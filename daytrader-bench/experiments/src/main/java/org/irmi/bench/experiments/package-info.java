@@ -1,0 +1,2 @@
+/** daytrader-bench/experiments. */
+package org.irmi.bench.experiments;

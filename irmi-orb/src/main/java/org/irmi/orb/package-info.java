@@ -1,0 +1,2 @@
+/** irmi-orb. */
+package org.irmi.orb;

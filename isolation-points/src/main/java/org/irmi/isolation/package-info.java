@@ -1,0 +1,2 @@
+/** isolation-points. */
+package org.irmi.isolation;

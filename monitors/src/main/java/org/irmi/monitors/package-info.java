@@ -1,0 +1,2 @@
+/** monitors. */
+package org.irmi.monitors;

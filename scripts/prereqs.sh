@@ -1,0 +1,24 @@
+#!/usr/bin/env bash
+# Installs what I-RMI needs beyond the JDK and Maven, from Debian's packages:
+#   httperf (DayTrader load), omniORB + omniidl + g++ (the independent interop peer and load client),
+#   omniNames (a standard CORBA Naming Service for rerouting tests).
+# When it cannot install (not root, no apt-get), it stops and prints the exact command to run.
+set -euo pipefail
+need=()
+command -v httperf   >/dev/null 2>&1 || need+=(httperf)
+command -v omniidl   >/dev/null 2>&1 || need+=(omniidl)
+[ -e /usr/include/omniORB4/CORBA.h ] || need+=(libomniorb4-dev)
+command -v omniNames >/dev/null 2>&1 || need+=(omniorb-nameserver)
+command -v g++       >/dev/null 2>&1 || need+=(g++)
+command -v pkg-config >/dev/null 2>&1 || need+=(pkg-config)
+[ ${#need[@]} -eq 0 ] && exit 0
+echo "irmi: installing missing packages: ${need[*]}" >&2
+if [ "$(id -u)" = 0 ] && command -v apt-get >/dev/null 2>&1; then
+  export DEBIAN_FRONTEND=noninteractive
+  apt-get install -y -q "${need[@]}" >/dev/null 2>&1 \
+    || { apt-get update -q >/dev/null 2>&1 && apt-get install -y -q "${need[@]}" >/dev/null; } \
+    || { echo "irmi: could not install ${need[*]}. Run: sudo apt-get update && sudo apt-get install -y ${need[*]}" >&2; exit 1; }
+else
+  echo "irmi: missing ${need[*]}. Run: sudo apt-get install -y ${need[*]}" >&2
+  exit 1
+fi

@@ -1,0 +1,2 @@
+/** sla. */
+package org.irmi.sla;
