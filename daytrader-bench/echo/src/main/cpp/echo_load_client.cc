@@ -1,0 +1,285 @@
+// Closed-loop echo load client, built with omniORB.
+//
+//   echo_load_client -ior-file F -connections N -payload BYTES -warmup-ms W -duration-ms D
+//                    [-ramp-timeout-ms R] [-ORB... options passed to omniORB]
+//
+// N threads each call Echo::echoBytes in a loop on one shared reference; omniORB gives them up to N
+// connections (-ORBmaxGIOPConnectionPerServer N, one call per connection). Phases:
+//   ramp    until every thread has completed one call (all N connections open), at most R ms;
+//   warm-up W ms, not recorded;
+//   measure D ms: every call's latency goes into the calling thread's log-linear histogram.
+// At the end it prints two machine-readable lines on stdout:
+//   ECHO-LOAD key=value ...          (calls, calls_per_sec, p50_us, p99_us, ...)
+//   ECHO-HIST value_ns:count,...     (the merged histogram, each bucket by its midpoint)
+// Exit code 0 on a completed run (errors are counted in the result), 2 on bad arguments,
+// 3 when the server cannot be reached at all.
+#include <omniORB4/CORBA.h>
+
+#include <atomic>
+#include <chrono>
+#include <cstdint>
+#include <cstdio>
+#include <cstdlib>
+#include <cstring>
+#include <fstream>
+#include <iostream>
+#include <sstream>
+#include <string>
+#include <thread>
+#include <vector>
+
+#include "echo.hh"
+
+namespace {
+
+// Log-linear histogram: exact below 256 ns, then 128 linear sub-buckets per power of two
+// (relative error under 0.8%), up to 2^48 ns.
+class LogLinearHistogram {
+ public:
+  static const int kSubBits = 7;
+  static const int kSub = 1 << kSubBits;          // 128
+  static const int kLinear = 2 * kSub;            // 256 exact values
+  static const int kOctaves = 41;
+  static const int kBuckets = kLinear + kOctaves * kSub;
+
+  LogLinearHistogram() : counts_(kBuckets, 0) {}
+
+  static int IndexOf(uint64_t v) {
+    if (v < (uint64_t)kLinear) return (int)v;
+    int msb = 63 - __builtin_clzll(v);
+    int shift = msb - kSubBits;                    // >= 1
+    int idx = kLinear + (shift - 1) * kSub + (int)((v >> shift) - kSub);
+    return idx < kBuckets ? idx : kBuckets - 1;
+  }
+  static uint64_t LowerOf(int idx) {
+    if (idx < kLinear) return (uint64_t)idx;
+    int shift = (idx - kLinear) / kSub + 1;
+    return ((uint64_t)((idx - kLinear) % kSub + kSub)) << shift;
+  }
+  static uint64_t MidOf(int idx) {
+    if (idx < kLinear) return (uint64_t)idx;
+    int shift = (idx - kLinear) / kSub + 1;
+    return LowerOf(idx) + (((uint64_t)1 << shift) >> 1);
+  }
+
+  void Record(uint64_t v) { counts_[IndexOf(v)]++; total_++; }
+  void Add(const LogLinearHistogram& o) {
+    for (int i = 0; i < kBuckets; i++) counts_[i] += o.counts_[i];
+    total_ += o.total_;
+  }
+  uint64_t Total() const { return total_; }
+  uint64_t Percentile(double p) const {
+    if (total_ == 0) return 0;
+    uint64_t rank = (uint64_t)(p / 100.0 * (double)total_ + 0.5);
+    if (rank < 1) rank = 1;
+    uint64_t seen = 0;
+    for (int i = 0; i < kBuckets; i++) {
+      seen += counts_[i];
+      if (seen >= rank) return MidOf(i);
+    }
+    return MidOf(kBuckets - 1);
+  }
+  uint64_t Max() const {
+    for (int i = kBuckets - 1; i >= 0; i--)
+      if (counts_[i]) return MidOf(i);
+    return 0;
+  }
+  std::string Encode() const {
+    std::ostringstream out;
+    bool first = true;
+    for (int i = 0; i < kBuckets; i++) {
+      if (!counts_[i]) continue;
+      if (!first) out << ',';
+      out << MidOf(i) << ':' << counts_[i];
+      first = false;
+    }
+    return out.str();
+  }
+
+ private:
+  std::vector<uint64_t> counts_;
+  uint64_t total_ = 0;
+};
+
+enum Phase { kRamp = 0, kWarmup = 1, kMeasure = 2, kStop = 3 };
+
+struct Shared {
+  irmibench::Echo_var echo;
+  std::atomic<int> phase{kRamp};
+  std::atomic<int> connected{0};
+  std::atomic<uint64_t> errors{0};
+  std::atomic<uint64_t> mismatches{0};
+  size_t payload = 0;
+};
+
+struct PerThread {
+  LogLinearHistogram histogram;
+  uint64_t calls = 0;
+};
+
+uint64_t NowNanos() {
+  return (uint64_t)std::chrono::duration_cast<std::chrono::nanoseconds>(
+             std::chrono::steady_clock::now().time_since_epoch()).count();
+}
+
+void Caller(Shared* shared, PerThread* mine, int id) {
+  irmibench::Bytes data;
+  data.length((CORBA::ULong)shared->payload);
+  for (size_t i = 0; i < shared->payload; i++) data[(CORBA::ULong)i] = (CORBA::Octet)(i * 31 + id);
+  bool first = true;
+  int consecutive_errors = 0;
+  while (true) {
+    int phase = shared->phase.load(std::memory_order_relaxed);
+    if (phase == kStop) break;
+    uint64_t start = NowNanos();
+    try {
+      irmibench::Bytes_var reply = shared->echo->echoBytes(data);
+      uint64_t end = NowNanos();
+      consecutive_errors = 0;
+      if (reply->length() != data.length() ||
+          (shared->payload > 0 && reply[reply->length() - 1] != data[data.length() - 1])) {
+        shared->mismatches++;
+      }
+      if (first) {
+        first = false;
+        shared->connected++;
+      }
+      if (phase == kMeasure && shared->phase.load(std::memory_order_relaxed) == kMeasure) {
+        mine->histogram.Record(end - start);
+        mine->calls++;
+      }
+    } catch (const CORBA::Exception& e) {
+      shared->errors++;
+      // A failing server must not turn this loop into a busy spin; back off a little.
+      if (++consecutive_errors > 3) std::this_thread::sleep_for(std::chrono::milliseconds(10));
+    }
+  }
+}
+
+bool ReadFile(const std::string& path, std::string* out) {
+  std::ifstream in(path);
+  if (!in) return false;
+  std::getline(in, *out);
+  return !out->empty();
+}
+
+int Usage(const char* msg) {
+  std::cerr << "echo_load_client: " << msg << "\n"
+            << "usage: echo_load_client -ior-file F -connections N -payload BYTES"
+               " -warmup-ms W -duration-ms D [-ramp-timeout-ms R] [-ORB...]\n";
+  return 2;
+}
+
+}  // namespace
+
+int main(int argc, char** argv) {
+  std::string ior_file;
+  long connections = 0, payload = -1, warmup_ms = -1, duration_ms = 0, ramp_timeout_ms = 60000;
+  std::vector<char*> orb_args;
+  orb_args.push_back(argv[0]);
+  for (int i = 1; i < argc; i++) {
+    std::string a = argv[i];
+    bool has_value = i + 1 < argc;
+    if (a == "-ior-file" && has_value) ior_file = argv[++i];
+    else if (a == "-connections" && has_value) connections = std::atol(argv[++i]);
+    else if (a == "-payload" && has_value) payload = std::atol(argv[++i]);
+    else if (a == "-warmup-ms" && has_value) warmup_ms = std::atol(argv[++i]);
+    else if (a == "-duration-ms" && has_value) duration_ms = std::atol(argv[++i]);
+    else if (a == "-ramp-timeout-ms" && has_value) ramp_timeout_ms = std::atol(argv[++i]);
+    else if (a.rfind("-ORB", 0) == 0) {
+      orb_args.push_back(argv[i]);
+      if (has_value) orb_args.push_back(argv[++i]);
+    } else return Usage(("unknown or incomplete argument " + a).c_str());
+  }
+  if (ior_file.empty()) return Usage("-ior-file is required");
+  if (connections < 1 || connections > 20000) return Usage("-connections must be in 1..20000");
+  if (payload < 0 || payload > 64 * 1024 * 1024) return Usage("-payload must be in 0..67108864");
+  if (warmup_ms < 0) return Usage("-warmup-ms must be >= 0");
+  if (duration_ms < 1) return Usage("-duration-ms must be >= 1");
+
+  std::string max_conn = std::to_string(connections);
+  char opt_max[] = "-ORBmaxGIOPConnectionPerServer";
+  orb_args.push_back(opt_max);
+  orb_args.push_back(const_cast<char*>(max_conn.c_str()));
+  // Two-way calls each need a connection of their own, so N callers open N connections.
+  char opt_one[] = "-ORBoneCallPerConnection";
+  char one[] = "1";
+  orb_args.push_back(opt_one);
+  orb_args.push_back(one);
+  int orb_argc = (int)orb_args.size();
+  orb_args.push_back(nullptr);
+
+  std::string ior;
+  if (!ReadFile(ior_file, &ior)) {
+    std::cerr << "echo_load_client: cannot read an IOR from " << ior_file << "\n";
+    return 2;
+  }
+
+  CORBA::ORB_var orb = CORBA::ORB_init(orb_argc, orb_args.data());
+  Shared shared;
+  shared.payload = (size_t)payload;
+  try {
+    CORBA::Object_var obj = orb->string_to_object(ior.c_str());
+    shared.echo = irmibench::Echo::_narrow(obj);
+    if (CORBA::is_nil(shared.echo)) {
+      std::cerr << "echo_load_client: the IOR is not an irmibench::Echo\n";
+      return 3;
+    }
+    shared.echo->ping();
+  } catch (const CORBA::Exception& e) {
+    std::cerr << "echo_load_client: cannot reach the server: " << e._name() << "\n";
+    return 3;
+  }
+
+  std::vector<PerThread*> per_thread;
+  std::vector<std::thread> threads;
+  uint64_t ramp_start = NowNanos();
+  for (long i = 0; i < connections; i++) {
+    per_thread.push_back(new PerThread());
+    threads.emplace_back(Caller, &shared, per_thread.back(), (int)i);
+  }
+  while (shared.connected.load() < connections &&
+         NowNanos() - ramp_start < (uint64_t)ramp_timeout_ms * 1000000ull) {
+    std::this_thread::sleep_for(std::chrono::milliseconds(5));
+  }
+  uint64_t ramp_ms = (NowNanos() - ramp_start) / 1000000ull;
+  int connected = shared.connected.load();
+
+  shared.phase = kWarmup;
+  std::this_thread::sleep_for(std::chrono::milliseconds(warmup_ms));
+  uint64_t errors_before = shared.errors.load();
+  shared.phase = kMeasure;
+  uint64_t measure_start = NowNanos();
+  std::this_thread::sleep_for(std::chrono::milliseconds(duration_ms));
+  shared.phase = kStop;
+  uint64_t measure_end = NowNanos();
+  uint64_t errors = shared.errors.load() - errors_before;
+  for (auto& t : threads) t.join();
+
+  LogLinearHistogram all;
+  uint64_t calls = 0;
+  for (PerThread* p : per_thread) {
+    all.Add(p->histogram);
+    calls += p->calls;
+    delete p;
+  }
+  double seconds = (double)(measure_end - measure_start) / 1e9;
+  char line[1024];
+  std::snprintf(line, sizeof line,
+                "ECHO-LOAD connections=%ld connected=%d payload=%ld seconds=%.3f calls=%llu"
+                " errors=%llu mismatches=%llu calls_per_sec=%.1f p50_us=%.1f p90_us=%.1f"
+                " p99_us=%.1f p999_us=%.1f max_us=%.1f ramp_ms=%llu",
+                connections, connected, payload, seconds, (unsigned long long)calls,
+                (unsigned long long)errors, (unsigned long long)shared.mismatches.load(),
+                calls / seconds, all.Percentile(50) / 1e3, all.Percentile(90) / 1e3,
+                all.Percentile(99) / 1e3, all.Percentile(99.9) / 1e3, all.Max() / 1e3,
+                (unsigned long long)ramp_ms);
+  std::cout << line << "\n";
+  std::cout << "ECHO-HIST " << all.Encode() << "\n";
+  std::cout.flush();
+  try {
+    orb->destroy();
+  } catch (...) {
+  }
+  return 0;
+}

@@ -1,0 +1,109 @@
+package org.irmi.bench.echo.internal;
+
+import java.nio.ByteBuffer;
+import java.nio.ByteOrder;
+import java.nio.charset.StandardCharsets;
+import java.util.HexFormat;
+
+/**
+ * The first IIOP profile of a stringified IOR: host, port and object key. Parsed here, with no
+ * ORB, so tools can point a client at a relay ({@link #corbaloc(String, int)}) or find the
+ * server's port, whatever ORB wrote the IOR.
+ *
+ * <p>Format (CORBA 3, 13.6): {@code "IOR:"} + hex of a CDR encapsulation holding the type id and a
+ * sequence of tagged profiles; TAG_INTERNET_IOP (0) profiles hold another encapsulation with the
+ * IIOP version, host, port and object key.
+ *
+ * @param typeId     the repository id
+ * @param host       the IIOP host
+ * @param port       the IIOP port
+ * @param objectKey  the object key
+ */
+public record IorInfo(String typeId, String host, int port, byte[] objectKey) {
+
+    private static final int TAG_INTERNET_IOP = 0;
+
+    /**
+     * Parses {@code ior}.
+     *
+     * @throws IllegalArgumentException when it is not an IOR or has no IIOP profile
+     */
+    public static IorInfo parse(String ior) {
+        String text = ior.trim();
+        if (!text.regionMatches(true, 0, "IOR:", 0, 4)) {
+            throw new IllegalArgumentException("not a stringified IOR (must start with IOR:): "
+                    + text.substring(0, Math.min(20, text.length())));
+        }
+        byte[] bytes;
+        try {
+            bytes = HexFormat.of().parseHex(text.substring(4));
+        } catch (IllegalArgumentException e) {
+            throw new IllegalArgumentException("IOR is not valid hex: " + e.getMessage(), e);
+        }
+        try {
+            ByteBuffer buf = encapsulation(bytes);
+            String typeId = string(buf);
+            int profiles = buf.getInt();
+            for (int i = 0; i < profiles; i++) {
+                int tag = buf.getInt();
+                byte[] data = octets(buf);
+                if (tag == TAG_INTERNET_IOP) {
+                    ByteBuffer body = encapsulation(data);
+                    body.get();
+                    body.get(); // IIOP version major, minor
+                    String host = string(body);
+                    align(body, 2);
+                    int port = Short.toUnsignedInt(body.getShort());
+                    byte[] key = octets(body);
+                    return new IorInfo(typeId, host, port, key);
+                }
+            }
+        } catch (RuntimeException e) {
+            throw new IllegalArgumentException("malformed IOR: " + e, e);
+        }
+        throw new IllegalArgumentException("IOR has no IIOP profile");
+    }
+
+    /** A {@code corbaloc} URL for this object at another address, asking for GIOP 1.2. */
+    public String corbaloc(String atHost, int atPort) {
+        StringBuilder sb = new StringBuilder("corbaloc:iiop:1.2@").append(atHost).append(':').append(atPort).append('/');
+        for (byte b : objectKey) {
+            int c = b & 0xff;
+            boolean plain = (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || (c >= '0' && c <= '9')
+                    || ";/:?@&=+$,-_.!~*'()".indexOf(c) >= 0;
+            if (plain) {
+                sb.append((char) c);
+            } else {
+                sb.append('%').append(HexFormat.of().withUpperCase().toHexDigits((byte) c));
+            }
+        }
+        return sb.toString();
+    }
+
+    /** A CDR encapsulation: first octet is the byte order, alignment counts from that octet. */
+    private static ByteBuffer encapsulation(byte[] data) {
+        ByteBuffer buf = ByteBuffer.wrap(data);
+        buf.order(buf.get() == 0 ? ByteOrder.BIG_ENDIAN : ByteOrder.LITTLE_ENDIAN);
+        return buf;
+    }
+
+    private static void align(ByteBuffer buf, int boundary) {
+        int rem = buf.position() % boundary;
+        if (rem != 0) {
+            buf.position(buf.position() + boundary - rem);
+        }
+    }
+
+    private static byte[] octets(ByteBuffer buf) {
+        align(buf, 4);
+        byte[] out = new byte[buf.getInt()];
+        buf.get(out);
+        return out;
+    }
+
+    private static String string(ByteBuffer buf) {
+        byte[] withNul = octets(buf);
+        int len = withNul.length > 0 && withNul[withNul.length - 1] == 0 ? withNul.length - 1 : withNul.length;
+        return new String(withNul, 0, len, StandardCharsets.ISO_8859_1);
+    }
+}

@@ -1,0 +1,74 @@
+package org.irmi.bench.echo.internal;
+
+import java.io.IOException;
+import java.io.UncheckedIOException;
+import java.nio.file.Files;
+import java.nio.file.NoSuchFileException;
+import java.nio.file.Path;
+import java.util.List;
+
+/**
+ * A process's threads and resident memory, read from {@code /proc/<pid>/status}, and the
+ * established TCP connections on a local port, read from {@code /proc/net/tcp} and {@code tcp6}.
+ *
+ * @param threads  the {@code Threads:} line
+ * @param rssKb    the {@code VmRSS:} line, in KiB
+ */
+public record ProcessSample(int threads, long rssKb) {
+
+    /** Reads {@code /proc/<pid>/status}. */
+    public static ProcessSample of(long pid) {
+        try {
+            return parseStatus(Files.readString(Path.of("/proc", Long.toString(pid), "status")));
+        } catch (NoSuchFileException e) {
+            throw new IllegalStateException("process " + pid + " has ended (no /proc/" + pid + "/status)", e);
+        } catch (IOException e) {
+            throw new UncheckedIOException(e);
+        }
+    }
+
+    /** Parses the text of a {@code /proc/<pid>/status} file. */
+    public static ProcessSample parseStatus(String status) {
+        int threads = -1;
+        long rssKb = -1;
+        for (String line : status.split("\n")) {
+            if (line.startsWith("Threads:")) {
+                threads = Integer.parseInt(line.substring(8).trim());
+            } else if (line.startsWith("VmRSS:")) {
+                rssKb = Long.parseLong(line.substring(6).trim().split("\\s+")[0]);
+            }
+        }
+        if (threads < 0 || rssKb < 0) {
+            throw new IllegalArgumentException("status has no Threads: or VmRSS: line");
+        }
+        return new ProcessSample(threads, rssKb);
+    }
+
+    /** Established TCP connections whose local port is {@code port} (IPv4 and IPv6 tables). */
+    public static int establishedConnections(int port) {
+        int n = 0;
+        for (String table : List.of("/proc/net/tcp", "/proc/net/tcp6")) {
+            try {
+                n += countEstablished(Files.readString(Path.of(table)), port);
+            } catch (NoSuchFileException e) {
+                // no IPv6 on this machine
+            } catch (IOException e) {
+                throw new UncheckedIOException(e);
+            }
+        }
+        return n;
+    }
+
+    /** Counts the rows of a {@code /proc/net/tcp}-format table with local port {@code port}, state 01. */
+    public static int countEstablished(String table, int port) {
+        String portHex = String.format(":%04X", port);
+        int n = 0;
+        for (String line : table.split("\n")) {
+            String[] f = line.trim().split("\\s+");
+            if (f.length > 3 && f[1].endsWith(portHex) && f[3].equals("01")) {
+                n++;
+            }
+        }
+        return n;
+    }
+}
