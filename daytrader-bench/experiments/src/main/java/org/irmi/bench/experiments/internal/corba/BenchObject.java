@@ -1,0 +1,135 @@
+package org.irmi.bench.experiments.internal.corba;
+
+import org.omg.CORBA.MARSHAL;
+import org.omg.CORBA.portable.ApplicationException;
+import org.omg.CORBA.portable.InputStream;
+import org.omg.CORBA.portable.ObjectImpl;
+import org.omg.CORBA.portable.OutputStream;
+import org.omg.CORBA.portable.RemarshalException;
+
+/**
+ * The client stub of the experiments' one IDL interface, written by hand so that the module needs
+ * no IDL compiler step. It is what {@code idlj}/JacORB's compiler would generate for:
+ *
+ * <pre>
+ * module irmi { module bench {
+ *   typedef sequence&lt;octet&gt; Bytes;
+ *   interface Node {
+ *     void push(in long long stampNanos, in Bytes data);      // event source -> primary
+ *     void forward(in long long stampNanos, in Bytes data);   // primary worker -> secondary
+ *     Bytes fetch();                                          // client -> primary (cached 1 MB)
+ *     long long put(in long long stampNanos, in Bytes data);  // crosstalk streams -> server
+ *   };
+ * }; };
+ * </pre>
+ *
+ * Every call goes through {@code _request(operation)} and {@code _invoke}, the stub path where
+ * I-RMI's slow-client isolation point sits (before marshalling).
+ *
+ * <p>THREADING: thread-safe as CORBA stubs are; share one per target.
+ */
+public final class BenchObject extends ObjectImpl {
+
+    /** The repository id of {@code irmi::bench::Node}. */
+    public static final String REPOSITORY_ID = "IDL:irmi/bench/Node:1.0";
+
+    private static final String[] IDS = {REPOSITORY_ID};
+
+    /** Wraps an object reference (from {@code string_to_object}) in this stub. */
+    public static BenchObject narrow(org.omg.CORBA.Object reference) {
+        BenchObject stub = new BenchObject();
+        stub._set_delegate(((ObjectImpl) reference)._get_delegate());
+        return stub;
+    }
+
+    @Override
+    public String[] _ids() {
+        return IDS.clone();
+    }
+
+    /** The event source's one-event call to the primary. */
+    public void push(long stampNanos, byte[] data) {
+        sendBytes("push", stampNanos, data);
+    }
+
+    /** The primary worker's call to the secondary. */
+    public void forward(long stampNanos, byte[] data) {
+        sendBytes("forward", stampNanos, data);
+    }
+
+    /** The crosstalk stream call; returns what the servant measured (assembly nanoseconds). */
+    public long put(long stampNanos, byte[] data) {
+        while (true) {
+            InputStream in = null;
+            try {
+                OutputStream out = _request("put", true);
+                out.write_longlong(stampNanos);
+                writeBytes(out, data);
+                in = _invoke(out);
+                return in.read_longlong();
+            } catch (RemarshalException e) {
+                // retry, as generated stubs do
+            } catch (ApplicationException e) {
+                throw unexpected(e);
+            } finally {
+                _releaseReply(in);
+            }
+        }
+    }
+
+    /** The client's call for the primary's cached object. */
+    public byte[] fetch() {
+        while (true) {
+            InputStream in = null;
+            try {
+                OutputStream out = _request("fetch", true);
+                in = _invoke(out);
+                return readBytes(in);
+            } catch (RemarshalException e) {
+                // retry
+            } catch (ApplicationException e) {
+                throw unexpected(e);
+            } finally {
+                _releaseReply(in);
+            }
+        }
+    }
+
+    private void sendBytes(String operation, long stampNanos, byte[] data) {
+        while (true) {
+            InputStream in = null;
+            try {
+                OutputStream out = _request(operation, true);
+                out.write_longlong(stampNanos);
+                writeBytes(out, data);
+                in = _invoke(out);
+                return;
+            } catch (RemarshalException e) {
+                // retry
+            } catch (ApplicationException e) {
+                throw unexpected(e);
+            } finally {
+                _releaseReply(in);
+            }
+        }
+    }
+
+    static void writeBytes(OutputStream out, byte[] data) {
+        out.write_ulong(data.length);
+        out.write_octet_array(data, 0, data.length);
+    }
+
+    static byte[] readBytes(InputStream in) {
+        int length = in.read_ulong();
+        if (length < 0) {
+            throw new MARSHAL("sequence length " + (length & 0xffffffffL) + " too large");
+        }
+        byte[] data = new byte[length];
+        in.read_octet_array(data, 0, length);
+        return data;
+    }
+
+    private static MARSHAL unexpected(ApplicationException e) {
+        return new MARSHAL("unexpected user exception " + e.getId());
+    }
+}

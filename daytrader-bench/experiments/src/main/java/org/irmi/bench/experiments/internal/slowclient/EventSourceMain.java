@@ -1,0 +1,59 @@
+package org.irmi.bench.experiments.internal.slowclient;
+
+import java.util.concurrent.locks.LockSupport;
+
+import org.irmi.bench.experiments.internal.corba.BenchObject;
+import org.irmi.bench.experiments.internal.corba.Roles;
+import org.omg.CORBA.ORB;
+
+/**
+ * The external event source of the paper's Figure 3: one event of {@code eventBytes} every
+ * {@code periodMillis} to the primary. When the primary pushes back (its queue is full) the
+ * source falls behind; it catches up at most one second's worth of events.
+ *
+ * <p>Prints {@code STAT <wallMillis> <sent> <failed>} every {@code statMillis}.
+ *
+ * <p>Arguments: {@code <primaryIor> <eventBytes> <periodMillis> <statMillis>}.
+ */
+public final class EventSourceMain {
+
+    private EventSourceMain() {
+    }
+
+    public static void main(String[] args) throws Exception {
+        ORB orb = Roles.startOrb(new String[0]);
+        BenchObject primary = Roles.resolve(orb, args[0]);
+        int eventBytes = Integer.parseInt(args[1]);
+        long periodNanos = Long.parseLong(args[2]) * 1_000_000;
+        long statNanos = Long.parseLong(args[3]) * 1_000_000;
+        long sent = 0;
+        long failed = 0;
+        long next = System.nanoTime();
+        long nextStat = next;
+        while (!Roles.stopping()) {
+            long now = System.nanoTime();
+            if (now >= nextStat) {
+                Roles.report("STAT " + System.currentTimeMillis() + " " + sent + " " + failed);
+                nextStat = now + statNanos;
+            }
+            if (now < next) {
+                LockSupport.parkNanos(next - now);
+                continue;
+            }
+            // A fresh event each time, as a real source would produce.
+            byte[] event = new byte[eventBytes];
+            event[0] = (byte) sent;
+            try {
+                primary.push(now, event);
+                sent++;
+            } catch (RuntimeException e) {
+                failed++;
+            }
+            next += periodNanos;
+            if (next < System.nanoTime() - 1_000_000_000L) {
+                next = System.nanoTime();
+            }
+        }
+        Roles.exit(orb);
+    }
+}
