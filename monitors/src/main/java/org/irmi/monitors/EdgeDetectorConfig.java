@@ -1,0 +1,216 @@
+package org.irmi.monitors;
+
+import java.time.Duration;
+import java.util.Objects;
+
+/**
+ * Thresholds of an {@link EdgeDetector}. Immutable; build with {@link #custom()}, each setter
+ * validates its field and names the bound.
+ *
+ * <ul>
+ *   <li>{@code throughputDropPercent} (X): rising edge needs throughput below {@code baseline * (1 - X/100)};</li>
+ *   <li>{@code resourceRisePercent} (Y): and CPU, GC time or allocation above {@code max(baseline, floor) * (1 + Y/100)};</li>
+ *   <li>{@code recoveryPercent} (R &lt; X, the hysteresis): falling edge when throughput is back above
+ *       {@code baseline * (1 - R/100)} for {@code recoverySamples} samples in a row;</li>
+ *   <li>{@code baselineSamples}: the baseline is the mean of the last that many normal samples;
+ *       no edge is reported before {@code minBaselineSamples} of them;</li>
+ *   <li>{@code minBaselineThroughput}: below it throughput is too low for a drop to mean anything;</li>
+ *   <li>floors: a resource's baseline is taken as at least its floor, so an idle baseline of 0 does
+ *       not turn noise into an infinite rise;</li>
+ *   <li>{@code maxEpisode}: an episode that never recovers ends as {@link EdgeEvent.Recovery#EXPIRED}.</li>
+ * </ul>
+ */
+public final class EdgeDetectorConfig {
+
+    public static final double DEFAULT_THROUGHPUT_DROP_PERCENT = 30.0;
+    public static final double DEFAULT_RESOURCE_RISE_PERCENT = 50.0;
+    public static final double DEFAULT_RECOVERY_PERCENT = 15.0;
+    public static final int DEFAULT_RECOVERY_SAMPLES = 1;
+    public static final int DEFAULT_BASELINE_SAMPLES = 10;
+    public static final int DEFAULT_MIN_BASELINE_SAMPLES = 3;
+    public static final double DEFAULT_MIN_BASELINE_THROUGHPUT = 1.0;
+    public static final double DEFAULT_CPU_FLOOR_CORES = 0.05;
+    public static final double DEFAULT_GC_FLOOR_FRACTION = 0.01;
+    public static final double DEFAULT_ALLOCATION_FLOOR_BYTES_PER_SECOND = 1_048_576.0;
+    public static final Duration DEFAULT_MAX_EPISODE = Duration.ofSeconds(60);
+
+    private final double throughputDropPercent;
+    private final double resourceRisePercent;
+    private final double recoveryPercent;
+    private final int recoverySamples;
+    private final int baselineSamples;
+    private final int minBaselineSamples;
+    private final double minBaselineThroughput;
+    private final double cpuFloorCores;
+    private final double gcFloorFraction;
+    private final double allocationFloorBytesPerSecond;
+    private final Duration maxEpisode;
+
+    private EdgeDetectorConfig(Builder b) {
+        this.throughputDropPercent = b.throughputDropPercent;
+        this.resourceRisePercent = b.resourceRisePercent;
+        this.recoveryPercent = b.recoveryPercent;
+        this.recoverySamples = b.recoverySamples;
+        this.baselineSamples = b.baselineSamples;
+        this.minBaselineSamples = b.minBaselineSamples;
+        this.minBaselineThroughput = b.minBaselineThroughput;
+        this.cpuFloorCores = b.cpuFloorCores;
+        this.gcFloorFraction = b.gcFloorFraction;
+        this.allocationFloorBytesPerSecond = b.allocationFloorBytesPerSecond;
+        this.maxEpisode = b.maxEpisode;
+    }
+
+    /** @return a builder starting from the defaults */
+    public static Builder custom() {
+        return new Builder();
+    }
+
+    /** @return the defaults */
+    public static EdgeDetectorConfig ofDefaults() {
+        return custom().build();
+    }
+
+    public double throughputDropPercent() { return throughputDropPercent; }
+    public double resourceRisePercent() { return resourceRisePercent; }
+    public double recoveryPercent() { return recoveryPercent; }
+    public int recoverySamples() { return recoverySamples; }
+    public int baselineSamples() { return baselineSamples; }
+    public int minBaselineSamples() { return minBaselineSamples; }
+    public double minBaselineThroughput() { return minBaselineThroughput; }
+    public double cpuFloorCores() { return cpuFloorCores; }
+    public double gcFloorFraction() { return gcFloorFraction; }
+    public double allocationFloorBytesPerSecond() { return allocationFloorBytesPerSecond; }
+    public Duration maxEpisode() { return maxEpisode; }
+
+    @Override
+    public String toString() {
+        return "EdgeDetectorConfig[drop=" + throughputDropPercent + "%, rise=" + resourceRisePercent + "%, recovery="
+                + recoveryPercent + "% x" + recoverySamples + ", baseline=" + minBaselineSamples + ".." + baselineSamples
+                + " samples, maxEpisode=" + maxEpisode + "]";
+    }
+
+    /** Builder; NOT THREAD-SAFE. */
+    public static final class Builder {
+        private double throughputDropPercent = DEFAULT_THROUGHPUT_DROP_PERCENT;
+        private double resourceRisePercent = DEFAULT_RESOURCE_RISE_PERCENT;
+        private double recoveryPercent = DEFAULT_RECOVERY_PERCENT;
+        private int recoverySamples = DEFAULT_RECOVERY_SAMPLES;
+        private int baselineSamples = DEFAULT_BASELINE_SAMPLES;
+        private int minBaselineSamples = DEFAULT_MIN_BASELINE_SAMPLES;
+        private double minBaselineThroughput = DEFAULT_MIN_BASELINE_THROUGHPUT;
+        private double cpuFloorCores = DEFAULT_CPU_FLOOR_CORES;
+        private double gcFloorFraction = DEFAULT_GC_FLOOR_FRACTION;
+        private double allocationFloorBytesPerSecond = DEFAULT_ALLOCATION_FLOOR_BYTES_PER_SECOND;
+        private Duration maxEpisode = DEFAULT_MAX_EPISODE;
+
+        private Builder() {
+        }
+
+        /** @param percent X, in (0, 100) @return this */
+        public Builder throughputDropPercent(double percent) {
+            this.throughputDropPercent = open(percent, 0, 100, "throughputDropPercent");
+            return this;
+        }
+
+        /** @param percent Y, &gt; 0 @return this */
+        public Builder resourceRisePercent(double percent) {
+            this.resourceRisePercent = open(percent, 0, Double.MAX_VALUE, "resourceRisePercent");
+            return this;
+        }
+
+        /** @param percent R, in [0, 100); must be below X (checked at build) @return this */
+        public Builder recoveryPercent(double percent) {
+            if (!(percent >= 0 && percent < 100)) {
+                throw new IllegalArgumentException("recoveryPercent must be in [0, 100), was " + percent);
+            }
+            this.recoveryPercent = percent;
+            return this;
+        }
+
+        /** @param count consecutive recovered samples needed, &gt;= 1 @return this */
+        public Builder recoverySamples(int count) {
+            this.recoverySamples = atLeast(count, 1, "recoverySamples");
+            return this;
+        }
+
+        /** @param count samples averaged into the baseline, &gt;= 1 @return this */
+        public Builder baselineSamples(int count) {
+            this.baselineSamples = atLeast(count, 1, "baselineSamples");
+            return this;
+        }
+
+        /** @param count normal samples needed before any edge, &gt;= 1 and &lt;= baselineSamples @return this */
+        public Builder minBaselineSamples(int count) {
+            this.minBaselineSamples = atLeast(count, 1, "minBaselineSamples");
+            return this;
+        }
+
+        /** @param perSecond lowest baseline throughput at which drops count, &gt;= 0 @return this */
+        public Builder minBaselineThroughput(double perSecond) {
+            this.minBaselineThroughput = notNegative(perSecond, "minBaselineThroughput");
+            return this;
+        }
+
+        /** @param cores floor of the CPU baseline, &gt;= 0 @return this */
+        public Builder cpuFloorCores(double cores) {
+            this.cpuFloorCores = notNegative(cores, "cpuFloorCores");
+            return this;
+        }
+
+        /** @param fraction floor of the GC-time baseline, &gt;= 0 @return this */
+        public Builder gcFloorFraction(double fraction) {
+            this.gcFloorFraction = notNegative(fraction, "gcFloorFraction");
+            return this;
+        }
+
+        /** @param bytesPerSecond floor of the allocation baseline, &gt;= 0 @return this */
+        public Builder allocationFloorBytesPerSecond(double bytesPerSecond) {
+            this.allocationFloorBytesPerSecond = notNegative(bytesPerSecond, "allocationFloorBytesPerSecond");
+            return this;
+        }
+
+        /** @param duration longest episode before it expires, &gt; 0 @return this */
+        public Builder maxEpisode(Duration duration) {
+            Objects.requireNonNull(duration, "maxEpisode");
+            if (duration.isNegative() || duration.isZero()) {
+                throw new IllegalArgumentException("maxEpisode must be > 0, was " + duration);
+            }
+            this.maxEpisode = duration;
+            return this;
+        }
+
+        /** @return the config; fails if recoveryPercent &gt;= throughputDropPercent or minBaselineSamples &gt; baselineSamples */
+        public EdgeDetectorConfig build() {
+            if (recoveryPercent >= throughputDropPercent) {
+                throw new IllegalArgumentException("recoveryPercent (" + recoveryPercent + ") must be below throughputDropPercent ("
+                        + throughputDropPercent + "), or the detector has no hysteresis");
+            }
+            if (minBaselineSamples > baselineSamples) {
+                throw new IllegalArgumentException("minBaselineSamples (" + minBaselineSamples + ") must not exceed baselineSamples ("
+                        + baselineSamples + ")");
+            }
+            return new EdgeDetectorConfig(this);
+        }
+
+        private static double open(double v, double low, double high, String field) {
+            if (!(v > low && v < high)) {
+                throw new IllegalArgumentException(field + " must be > " + low + (high < Double.MAX_VALUE ? " and < " + high : "") + ", was " + v);
+            }
+            return v;
+        }
+
+        private static double notNegative(double v, String field) {
+            if (!(v >= 0) || Double.isInfinite(v)) {
+                throw new IllegalArgumentException(field + " must be a finite number >= 0, was " + v);
+            }
+            return v;
+        }
+
+        private static int atLeast(int v, int low, String field) {
+            if (v < low) {
+                throw new IllegalArgumentException(field + " must be >= " + low + ", was " + v);
+            }
+            return v;
+        }
+    }
+}

@@ -1,0 +1,35 @@
+package org.irmi.monitors;
+
+import org.irmi.monitors.internal.JvmResourceProbe;
+
+/**
+ * Where {@link LocalResourceMonitor} reads the process's resources. The JVM implementation reads the
+ * platform MXBeans; tests pass their own so that figures are exact.
+ *
+ * <p>THREAD-SAFE: implementations may be called from any thread.
+ */
+public interface ResourceProbe {
+
+    /** @return CPU time used by the whole process so far, nanoseconds (monotonic), or -1 if unknown */
+    long processCpuNanos();
+
+    /** @return system load average of the last minute, or a negative value if unavailable */
+    double systemLoadAverage();
+
+    /** @return heap in use now, bytes */
+    long heapUsedBytes();
+
+    /** @return maximum heap, bytes (the committed heap if no maximum is set) */
+    long heapMaxBytes();
+
+    /** @return live threads now */
+    int liveThreads();
+
+    /** @return processors available to the JVM */
+    int availableProcessors();
+
+    /** @return the probe reading this JVM's MXBeans */
+    static ResourceProbe jvm() {
+        return JvmResourceProbe.INSTANCE;
+    }
+}

@@ -1,0 +1,190 @@
+package org.irmi.monitors.internal;
+
+import java.util.EnumMap;
+import java.util.Map;
+import java.util.Objects;
+import java.util.Optional;
+
+import io.micrometer.core.instrument.FunctionCounter;
+import io.micrometer.core.instrument.Gauge;
+import io.micrometer.core.instrument.binder.MeterBinder;
+import org.irmi.monitors.EdgeDetector;
+import org.irmi.monitors.EdgeDetectorConfig;
+import org.irmi.monitors.EdgeEvent;
+import org.irmi.monitors.EdgeEvent.FallingEdge;
+import org.irmi.monitors.EdgeEvent.Recovery;
+import org.irmi.monitors.EdgeEvent.Resource;
+import org.irmi.monitors.EdgeEvent.RisingEdge;
+import org.irmi.monitors.EdgeSample;
+
+/**
+ * {@link EdgeDetector} comparing each sample with the mean of the last normal samples.
+ *
+ * <pre>
+ *   B            = mean of the last baselineSamples normal samples (frozen during an episode)
+ *   drop%        = 100 * (1 - tp / B.tp)
+ *   rise%(r)     = 100 * (r - max(B.r, floor_r)) / max(B.r, floor_r)      r in {cpu, gc, alloc}
+ *   rising edge  : normal, n &gt;= minBaselineSamples, B.tp &gt;= minBaselineThroughput,
+ *                  drop% &gt; X and some rise%(r) &gt; Y
+ *   falling edge : episode and tp &gt;= B.tp * (1 - R/100) for recoverySamples samples in a row
+ *                  (RECOVERED), or now - risingAt &gt;= maxEpisode (EXPIRED)
+ * </pre>
+ * A normal sample that is not an edge enters the baseline (so a drop in load with no resource rise
+ * simply lowers the baseline).
+ *
+ * <p>SINGLE-THREADED for {@link #onSample}; counters and the episode flag are volatile for readers.
+ */
+public final class BaselineEdgeDetector implements EdgeDetector {
+
+    private final EdgeDetectorConfig config;
+    private final EdgeSample[] ring;
+    private int ringSize;
+    private int ringNext;
+    private EdgeSample episodeBaseline;
+    private long episodeStartNanos;
+    private int recoveredInARow;
+    private volatile boolean inEpisode;
+    private volatile long rising;
+    private volatile long falling;
+
+    /** @param config thresholds */
+    public BaselineEdgeDetector(EdgeDetectorConfig config) {
+        this.config = Objects.requireNonNull(config, "config");
+        this.ring = new EdgeSample[config.baselineSamples()];
+    }
+
+    @Override
+    public Optional<EdgeEvent> onSample(EdgeSample s) {
+        Objects.requireNonNull(s, "sample");
+        if (inEpisode) {
+            return duringEpisode(s);
+        }
+        if (ringSize >= config.minBaselineSamples()) {
+            EdgeSample base = mean();
+            if (base.throughputPerSecond() >= config.minBaselineThroughput() && base.throughputPerSecond() > 0) {
+                double drop = 100.0 * (1.0 - s.throughputPerSecond() / base.throughputPerSecond());
+                if (drop > config.throughputDropPercent()) {
+                    Map<Resource, Double> risen = new EnumMap<>(Resource.class);
+                    check(risen, Resource.CPU, s.cpuCores(), base.cpuCores(), config.cpuFloorCores());
+                    check(risen, Resource.GC, s.gcTimeFraction(), base.gcTimeFraction(), config.gcFloorFraction());
+                    check(risen, Resource.ALLOCATION, s.allocatedBytesPerSecond(), base.allocatedBytesPerSecond(),
+                            config.allocationFloorBytesPerSecond());
+                    if (!risen.isEmpty()) {
+                        episodeBaseline = base;
+                        episodeStartNanos = s.atNanos();
+                        recoveredInARow = 0;
+                        inEpisode = true;
+                        rising++;
+                        return Optional.of(new RisingEdge(s.atNanos(), s, base, drop, risen));
+                    }
+                }
+            }
+        }
+        addToBaseline(s);
+        return Optional.empty();
+    }
+
+    private Optional<EdgeEvent> duringEpisode(EdgeSample s) {
+        EdgeSample base = episodeBaseline;
+        long lasted = s.atNanos() - episodeStartNanos;
+        double recoveredAt = base.throughputPerSecond() * (1.0 - config.recoveryPercent() / 100.0);
+        if (s.throughputPerSecond() >= recoveredAt) {
+            recoveredInARow++;
+        } else {
+            recoveredInARow = 0;
+        }
+        Recovery reason = null;
+        if (recoveredInARow >= config.recoverySamples()) {
+            reason = Recovery.RECOVERED;
+        } else if (lasted >= config.maxEpisode().toNanos()) {
+            reason = Recovery.EXPIRED;
+        }
+        if (reason == null) {
+            return Optional.empty();
+        }
+        inEpisode = false;
+        episodeBaseline = null;
+        falling++;
+        if (reason == Recovery.EXPIRED) {
+            // The old normal is gone for good; learn the new one from scratch.
+            ringSize = 0;
+            ringNext = 0;
+        }
+        return Optional.of(new FallingEdge(s.atNanos(), s, base, lasted, reason));
+    }
+
+    private void check(Map<Resource, Double> risen, Resource r, double value, double baseline, double floor) {
+        double ref = Math.max(baseline, floor);
+        if (ref <= 0) {
+            return; // floor 0 and idle baseline: a rise has no meaningful percentage
+        }
+        double rise = 100.0 * (value - ref) / ref;
+        if (rise > config.resourceRisePercent()) {
+            risen.put(r, rise);
+        }
+    }
+
+    private void addToBaseline(EdgeSample s) {
+        ring[ringNext] = s;
+        ringNext = (ringNext + 1) % ring.length;
+        ringSize = Math.min(ringSize + 1, ring.length);
+    }
+
+    private EdgeSample mean() {
+        double tp = 0;
+        double cpu = 0;
+        double gc = 0;
+        double alloc = 0;
+        long at = 0;
+        for (int i = 0; i < ringSize; i++) {
+            EdgeSample x = ring[i];
+            tp += x.throughputPerSecond();
+            cpu += x.cpuCores();
+            gc += x.gcTimeFraction();
+            alloc += x.allocatedBytesPerSecond();
+            at = Math.max(at, x.atNanos());
+        }
+        return new EdgeSample(at, tp / ringSize, cpu / ringSize, gc / ringSize, alloc / ringSize);
+    }
+
+    @Override
+    public boolean inEpisode() {
+        return inEpisode;
+    }
+
+    @Override
+    public long risingEdges() {
+        return rising;
+    }
+
+    @Override
+    public long fallingEdges() {
+        return falling;
+    }
+
+    @Override
+    public Optional<EdgeSample> baseline() {
+        EdgeSample frozen = episodeBaseline;
+        if (frozen != null) {
+            return Optional.of(frozen);
+        }
+        return ringSize == 0 ? Optional.empty() : Optional.of(mean());
+    }
+
+    @Override
+    public MeterBinder metrics(String detectorName) {
+        Objects.requireNonNull(detectorName, "detectorName");
+        return r -> {
+            // The function captures this: FunctionCounter holds its object weakly but its function strongly.
+            FunctionCounter.builder("irmi.edges.rising", this, d -> risingEdges())
+                    .description("Rising edges: throughput drop with a resource rise (start of a possible poison episode)")
+                    .baseUnit("edges").tag("detector", detectorName).register(r);
+            FunctionCounter.builder("irmi.edges.falling", this, d -> fallingEdges())
+                    .description("Falling edges: recovery or expiry of an episode")
+                    .baseUnit("edges").tag("detector", detectorName).register(r);
+            Gauge.builder("irmi.edges.episode.active", this, d -> d.inEpisode() ? 1 : 0)
+                    .description("1 while an episode (rising edge without falling edge) is in progress")
+                    .baseUnit("episodes").tag("detector", detectorName).strongReference(true).register(r);
+        };
+    }
+}
