@@ -1,0 +1,92 @@
+package org.irmi.sla;
+
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
+import org.irmi.sla.internal.Check;
+
+/**
+ * The QoS-crosstalk isolation point (acts on the reader thread). YAML section
+ * {@code isolationPoints.crosstalk}.
+ *
+ * <p>With {@code n} active streams of weights {@code w_i}, stream {@code i} may read
+ * {@code baseReadBudget * n * w_i / sum(w)} bytes per turn of the reader, and its {@code SO_RCVBUF} is
+ * set in proportion to its weight and clamped to {@code [receiveBuffer.min, receiveBuffer.max]}. A
+ * stream is active while it has had data within {@code idleAfter}.
+ *
+ * @param enabled whether the point acts (default true)
+ * @param baseReadBudgetBytes read budget per stream per turn at weight 1, 1KiB to 64MiB (default 64KiB)
+ * @param minReceiveBufferBytes lower bound of SO_RCVBUF, 1KiB to 256MiB (default 8KiB)
+ * @param maxReceiveBufferBytes upper bound of SO_RCVBUF, 1KiB to 256MiB (default 4MiB), at least min
+ * @param defaultWeight weight of streams no entry selects, more than 0, at most 1000 (default 1)
+ * @param idleAfter time without data after which a stream no longer counts as active, 1ms to 1h (default 1s)
+ * @param weights weights in order; the first match wins
+ */
+public record CrosstalkConfig(
+    boolean enabled,
+    long baseReadBudgetBytes,
+    long minReceiveBufferBytes,
+    long maxReceiveBufferBytes,
+    double defaultWeight,
+    Duration idleAfter,
+    List<StreamWeight> weights) {
+
+  public static final long DEFAULT_BASE_READ_BUDGET_BYTES = 64 * 1024;
+  public static final long DEFAULT_MIN_RECEIVE_BUFFER_BYTES = 8 * 1024;
+  public static final long DEFAULT_MAX_RECEIVE_BUFFER_BYTES = 4 * 1024 * 1024;
+  public static final double DEFAULT_WEIGHT = 1;
+  public static final Duration DEFAULT_IDLE_AFTER = Duration.ofSeconds(1);
+
+  /** Validates every field. */
+  public CrosstalkConfig {
+    weights = List.copyOf(weights);
+    Check c = new Check();
+    c.bytes("baseReadBudget", baseReadBudgetBytes, 1024, 64L << 20);
+    c.bytes("receiveBuffer.min", minReceiveBufferBytes, 1024, 256L << 20);
+    c.bytes("receiveBuffer.max", maxReceiveBufferBytes, 1024, 256L << 20);
+    if (minReceiveBufferBytes > maxReceiveBufferBytes) {
+      c.fail("receiveBuffer.max", "must be at least receiveBuffer.min ("
+          + org.irmi.sla.internal.Units.formatBytes(minReceiveBufferBytes) + "), was "
+          + org.irmi.sla.internal.Units.formatBytes(maxReceiveBufferBytes));
+    }
+    c.rangeExclusiveMin("defaultWeight", defaultWeight, 0, 1000);
+    c.duration("idleAfter", idleAfter, Duration.ofMillis(1), Duration.ofHours(1));
+    c.throwIfAny();
+  }
+
+  /** All defaults, no weights. */
+  public static CrosstalkConfig ofDefaults() {
+    return custom().build();
+  }
+
+  /** A builder starting from the defaults. */
+  public static Builder custom() {
+    return new Builder();
+  }
+
+  /** Builder; {@link #build()} validates. */
+  public static final class Builder {
+    private boolean enabled = true;
+    private long baseReadBudgetBytes = DEFAULT_BASE_READ_BUDGET_BYTES;
+    private long minReceiveBufferBytes = DEFAULT_MIN_RECEIVE_BUFFER_BYTES;
+    private long maxReceiveBufferBytes = DEFAULT_MAX_RECEIVE_BUFFER_BYTES;
+    private double defaultWeight = DEFAULT_WEIGHT;
+    private Duration idleAfter = DEFAULT_IDLE_AFTER;
+    private final List<StreamWeight> weights = new ArrayList<>();
+
+    private Builder() {}
+
+    public Builder enabled(boolean v) { enabled = v; return this; }
+    public Builder baseReadBudgetBytes(long v) { baseReadBudgetBytes = v; return this; }
+    public Builder minReceiveBufferBytes(long v) { minReceiveBufferBytes = v; return this; }
+    public Builder maxReceiveBufferBytes(long v) { maxReceiveBufferBytes = v; return this; }
+    public Builder defaultWeight(double v) { defaultWeight = v; return this; }
+    public Builder idleAfter(Duration v) { idleAfter = v; return this; }
+    public Builder addWeight(StreamWeight v) { weights.add(v); return this; }
+
+    public CrosstalkConfig build() {
+      return new CrosstalkConfig(enabled, baseReadBudgetBytes, minReceiveBufferBytes, maxReceiveBufferBytes,
+          defaultWeight, idleAfter, weights);
+    }
+  }
+}
