@@ -58,6 +58,42 @@ public final class ProgressBar {
         return true;
     }
 
+    /**
+     * Shows progress of a phase measured in steps (for example message sizes done), until
+     * {@code done} reaches {@code total} or {@code stop} says to end.
+     *
+     * @param done polled every tick: steps completed so far
+     * @return true when all steps completed
+     */
+    public boolean steps(String label, int total, java.util.function.IntSupplier done, BooleanSupplier stop,
+                         long timeoutMillis) throws InterruptedException {
+        long start = System.nanoTime();
+        int lastShown = -1;
+        while (true) {
+            int now = Math.min(total, done.getAsInt());
+            long elapsedMillis = (System.nanoTime() - start) / 1_000_000;
+            if (interactive || now != lastShown) {
+                String line = render(label, now / (double) total, elapsedMillis, 0).replaceAll("\\d+/\\d+ s$", now + "/" + total);
+                if (interactive) {
+                    out.print("\r" + line);
+                } else {
+                    out.println("  " + line);
+                }
+                out.flush();
+                lastShown = now;
+            }
+            if (now >= total) {
+                finishLine();
+                return true;
+            }
+            if (stop.getAsBoolean() || elapsedMillis > timeoutMillis) {
+                finishLine();
+                return false;
+            }
+            Thread.sleep(TICK_MILLIS);
+        }
+    }
+
     private void finishLine() {
         if (interactive) {
             out.println();

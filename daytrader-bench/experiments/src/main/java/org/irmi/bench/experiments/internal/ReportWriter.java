@@ -49,7 +49,7 @@ public final class ReportWriter {
         xy.getStyler().setXAxisLogarithmic(chart.logX());
         xy.getStyler().setPlotGridLinesColor(new Color(0xE0, 0xE0, 0xE0));
         if (chart.series().isEmpty()) {
-            xy.addSeries("no data", new double[] {0}, new double[] {0});
+            xy.addSeries("no data", new double[] {1}, new double[] {1});
         }
         for (Chart.Series series : chart.series()) {
             XYSeries line = xy.addSeries(series.name(), series.x(), series.y());

@@ -18,7 +18,8 @@ import org.omg.CORBA.portable.RemarshalException;
  *     void push(in long long stampNanos, in Bytes data);      // event source -> primary
  *     void forward(in long long stampNanos, in Bytes data);   // primary worker -> secondary
  *     Bytes fetch();                                          // client -> primary (cached 1 MB)
- *     long long put(in long long stampNanos, in Bytes data);  // crosstalk streams -> server
+ *     long long putBulk(in long long stampNanos, in Bytes data);  // crosstalk: the large stream
+ *     long long putSmall(in long long stampNanos, in Bytes data); // crosstalk: a 2 KB secondary stream
  *   };
  * }; };
  * </pre>
@@ -57,12 +58,15 @@ public final class BenchObject extends ObjectImpl {
         sendBytes("forward", stampNanos, data);
     }
 
-    /** The crosstalk stream call; returns what the servant measured (assembly nanoseconds). */
-    public long put(long stampNanos, byte[] data) {
+    /**
+     * A crosstalk stream call ({@code putBulk} for the large stream, {@code putSmall} for the
+     * secondary streams); returns what the servant measured (assembly nanoseconds).
+     */
+    public long put(String operation, long stampNanos, byte[] data) {
         while (true) {
             InputStream in = null;
             try {
-                OutputStream out = _request("put", true);
+                OutputStream out = _request(operation, true);
                 out.write_longlong(stampNanos);
                 writeBytes(out, data);
                 in = _invoke(out);

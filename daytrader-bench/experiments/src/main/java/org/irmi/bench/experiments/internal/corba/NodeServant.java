@@ -33,8 +33,14 @@ public abstract class NodeServant extends Servant implements InvokeHandler {
         throw new BAD_OPERATION("fetch not served here");
     }
 
-    /** A crosstalk request arrives; returns the measured assembly nanoseconds. */
-    protected long put(long stampNanos, byte[] data) {
+    /**
+     * A crosstalk request arrives.
+     *
+     * @param operation {@code putBulk} or {@code putSmall}
+     * @param assembledNanos time from the client's stamp to this dispatch
+     * @return what to send back (the measured assembly nanoseconds)
+     */
+    protected long put(String operation, long assembledNanos, byte[] data) {
         throw new BAD_OPERATION("put not served here");
     }
 
@@ -62,11 +68,11 @@ public abstract class NodeServant extends Servant implements InvokeHandler {
                 BenchObject.writeBytes(out, data);
                 return out;
             }
-            case "put": {
+            case "putBulk", "putSmall": {
                 long stamp = in.read_longlong();
                 // Read the stamp's partner time now: the request is fully assembled and dispatched.
                 long assembledNanos = System.nanoTime() - stamp;
-                long result = put(assembledNanos, BenchObject.readBytes(in));
+                long result = put(operation, assembledNanos, BenchObject.readBytes(in));
                 OutputStream out = handler.createReply();
                 out.write_longlong(result);
                 return out;

@@ -1,0 +1,49 @@
+package org.irmi.bench.experiments.internal.crosstalk;
+
+import java.util.Arrays;
+
+import org.irmi.bench.experiments.internal.corba.BenchObject;
+import org.irmi.bench.experiments.internal.corba.Roles;
+import org.omg.CORBA.ORB;
+
+/**
+ * The crosstalk experiment's main stream: for each message size, {@code warmup} unmeasured then
+ * {@code reps} measured {@code putBulk} calls, one at a time. The client stamps
+ * {@code System.nanoTime()} (CLOCK_MONOTONIC, shared by all processes of one Linux machine) into
+ * the request just before marshalling it; the servant returns now - stamp on dispatch. That is the
+ * time to marshal, send, read and assemble the request, measured identically on every ORB.
+ *
+ * <p>Prints {@code RESULT <bytes> <medianNanos> <meanNanos> <p90Nanos>} per size, then {@code DONE}.
+ *
+ * <p>Arguments: {@code <ior> <size,size,...> <reps> <warmup>}.
+ */
+public final class LargeStreamMain {
+
+    private LargeStreamMain() {
+    }
+
+    public static void main(String[] args) throws Exception {
+        ORB orb = Roles.startOrb(new String[0]);
+        BenchObject server = Roles.resolve(orb, args[0]);
+        int[] sizes = Arrays.stream(args[1].split(",")).mapToInt(Integer::parseInt).toArray();
+        int reps = Integer.parseInt(args[2]);
+        int warmup = Integer.parseInt(args[3]);
+        for (int round = 0; round < warmup; round++) {
+            for (int size : sizes) {
+                server.put("putBulk", System.nanoTime(), new byte[size]);
+            }
+        }
+        for (int size : sizes) {
+            byte[] data = new byte[size];
+            long[] nanos = new long[reps];
+            for (int i = 0; i < reps && !Roles.stopping(); i++) {
+                nanos[i] = server.put("putBulk", System.nanoTime(), data);
+            }
+            Arrays.sort(nanos);
+            long mean = (long) Arrays.stream(nanos).average().orElse(0);
+            Roles.report("RESULT " + size + " " + nanos[reps / 2] + " " + mean + " " + nanos[Math.min(reps - 1, reps * 9 / 10)]);
+        }
+        Roles.report("DONE 0");
+        Roles.exit(orb);
+    }
+}
