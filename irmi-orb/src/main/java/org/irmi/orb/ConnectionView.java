@@ -1,0 +1,14 @@
+package org.irmi.orb;
+
+/**
+ * One open server connection, as a snapshot.
+ *
+ * @param connectionId      the transport's id for it
+ * @param peerAddress       the client's {@code host:port}
+ * @param readBudgetBytes   the bytes the reader reads from it per selector turn
+ * @param bytesRead         bytes read from it so far
+ * @param pendingOutboundBytes reply bytes waiting for the client to read
+ */
+public record ConnectionView(long connectionId, String peerAddress, int readBudgetBytes, long bytesRead,
+                             long pendingOutboundBytes) {
+}

@@ -1,0 +1,26 @@
+package org.irmi.orb;
+
+/**
+ * A snapshot of the selector transport's counters since it started. All counts are totals.
+ *
+ * @param openConnections        connections open now
+ * @param acceptedConnections    connections accepted
+ * @param refusedConnections     connections closed at once because {@code max_server_connections} was reached
+ * @param messagesRead           complete GIOP messages read (fragments reassembled count once)
+ * @param bytesRead              bytes read from all connections
+ * @param messageErrorsSent      MessageError replies sent for malformed input
+ * @param oversizeRefused        messages refused because their declared size exceeded the maximum
+ * @param earlyRejections        requests answered on the reader thread by the server request hook
+ * @param handoffRejections      requests answered TRANSIENT because the hand-off queue was full
+ * @param cancelledRequests      requests dropped from the hand-off queue by CancelRequest
+ * @param outboundOverflowCloses connections closed because their unsent replies exceeded the bound
+ * @param idleCloses             connections closed (with CloseConnection) after being idle
+ * @param stallCloses            connections closed because a message stayed incomplete too long
+ * @param handoffQueueDepth      requests waiting in the hand-off queue now
+ */
+public record TransportStats(int openConnections, long acceptedConnections, long refusedConnections,
+                             long messagesRead, long bytesRead, long messageErrorsSent,
+                             long oversizeRefused, long earlyRejections, long handoffRejections,
+                             long cancelledRequests, long outboundOverflowCloses, long idleCloses,
+                             long stallCloses, int handoffQueueDepth) {
+}

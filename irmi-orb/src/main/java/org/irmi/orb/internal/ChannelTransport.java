@@ -1,0 +1,114 @@
+package org.irmi.orb.internal;
+
+import java.nio.ByteBuffer;
+import java.util.Arrays;
+
+import org.jacorb.config.Configuration;
+import org.jacorb.config.ConfigurationException;
+import org.jacorb.orb.iiop.IIOPAddress;
+import org.jacorb.orb.iiop.IIOPProfile;
+import org.omg.CORBA.NO_IMPLEMENT;
+import org.omg.ETF.BufferHolder;
+import org.omg.ETF.Profile;
+
+/**
+ * The ETF connection JacORB's {@code ServerGIOPConnection} writes replies to. It is write-only:
+ * reading belongs to the selector thread. Chunks written for one message are staged and sent as
+ * one unit on {@link #flush()}, so a reply never interleaves with a message the reader thread
+ * writes itself. JacORB holds its connection write lock across write and flush, so the staging
+ * area has one writer at a time.
+ */
+final class ChannelTransport extends org.omg.ETF._ConnectionLocalBase {
+
+    private final InboundConnection connection;
+    private final Configuration configuration;
+    private ByteBuffer[] staged = new ByteBuffer[4];
+    private int stagedCount;
+    private volatile Profile peerProfile;
+
+    ChannelTransport(InboundConnection connection, Configuration configuration) {
+        this.connection = connection;
+        this.configuration = configuration;
+    }
+
+    @Override
+    public void write(boolean isFirst, boolean isLast, byte[] data, int offset, int length, long timeout) {
+        if (stagedCount == staged.length) {
+            staged = Arrays.copyOf(staged, staged.length * 2);
+        }
+        staged[stagedCount++] = ByteBuffer.wrap(data, offset, length);
+    }
+
+    @Override
+    public void flush() {
+        if (stagedCount == 0) {
+            return;
+        }
+        ByteBuffer[] out = Arrays.copyOf(staged, stagedCount);
+        Arrays.fill(staged, 0, stagedCount, null);
+        stagedCount = 0;
+        // A reply to a connection that is gone is dropped: the client cannot receive it anyway.
+        connection.send(out);
+    }
+
+    @Override
+    public int read(BufferHolder data, int offset, int minLength, int maxLength, long timeout) {
+        throw new NO_IMPLEMENT("I-RMI server connections are read by the selector thread");
+    }
+
+    @Override
+    public void connect(Profile serverProfile, long timeout) {
+        // The client opened this connection; there is nothing to connect. JacORB calls this when
+        // is_connected() turns false before a reply is written; that reply is then dropped.
+    }
+
+    @Override
+    public void close() {
+        connection.close();
+    }
+
+    @Override
+    public boolean is_connected() {
+        return !connection.isClosed();
+    }
+
+    @Override
+    public Profile get_server_profile() {
+        Profile p = peerProfile;
+        if (p == null) {
+            String peer = connection.peerAddress;
+            int colon = peer.lastIndexOf(':');
+            IIOPAddress address = new IIOPAddress(peer.substring(0, colon), Integer.parseInt(peer.substring(colon + 1)));
+            try {
+                address.configure(configuration);
+                IIOPProfile profile = new IIOPProfile(address, null, configuration.getORB().getGIOPMinorVersion());
+                profile.configure(configuration);
+                p = profile;
+            } catch (ConfigurationException e) {
+                throw new org.omg.CORBA.INTERNAL("cannot describe peer " + peer + ": " + e.getMessage());
+            }
+            peerProfile = p;
+        }
+        return p;
+    }
+
+    @Override
+    public boolean is_data_available() {
+        return false;
+    }
+
+    @Override
+    public boolean wait_next_data(long timeout) {
+        return false;
+    }
+
+    @Override
+    public boolean supports_callback() {
+        return false;
+    }
+
+    @Override
+    public boolean use_handle_time_out() {
+        return false;
+    }
+}

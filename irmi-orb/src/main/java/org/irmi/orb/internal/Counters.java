@@ -1,0 +1,19 @@
+package org.irmi.orb.internal;
+
+import java.util.concurrent.atomic.LongAdder;
+
+/** The selector transport's counters; written on the hot path, read by {@code stats()}. */
+final class Counters {
+    final LongAdder accepted = new LongAdder();
+    final LongAdder refused = new LongAdder();
+    final LongAdder messagesRead = new LongAdder();
+    final LongAdder bytesRead = new LongAdder();
+    final LongAdder messageErrors = new LongAdder();
+    final LongAdder oversize = new LongAdder();
+    final LongAdder earlyRejections = new LongAdder();
+    final LongAdder handoffRejections = new LongAdder();
+    final LongAdder cancelled = new LongAdder();
+    final LongAdder outboundOverflowCloses = new LongAdder();
+    final LongAdder idleCloses = new LongAdder();
+    final LongAdder stallCloses = new LongAdder();
+}

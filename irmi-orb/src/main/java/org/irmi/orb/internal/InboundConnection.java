@@ -1,0 +1,441 @@
+package org.irmi.orb.internal;
+
+import java.io.IOException;
+import java.nio.ByteBuffer;
+import java.nio.channels.SelectionKey;
+import java.nio.channels.SocketChannel;
+import java.util.ArrayDeque;
+import java.util.HashMap;
+import java.util.Map;
+import java.util.Set;
+import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.atomic.AtomicBoolean;
+import java.util.concurrent.atomic.AtomicInteger;
+
+/**
+ * One accepted server connection: its GIOP read state machine and fragment reassembly
+ * (SELECTOR THREAD ONLY), and its bounded outbound buffer (any thread, under a short lock that
+ * is never held across blocking I/O: the channel is non-blocking).
+ */
+final class InboundConnection {
+
+    /** Largest slice handed to one write call, so the JDK's per-thread temporary direct buffers stay small. */
+    private static final int WRITE_SLICE_BYTES = 256 * 1024;
+    /** Bounded work per OP_WRITE turn. */
+    private static final int WRITE_SPINS = 16;
+
+    final long id;
+    final SocketChannel channel;
+    final String peerAddress;
+    private final SelectorLoop loop;
+    SelectionKey key;
+    volatile int readBudgetBytes;
+    volatile long bytesRead;
+    IrmiServerGIOPConnection giop;
+
+    // ---- inbound state, SELECTOR THREAD ONLY ----
+    private final byte[] header = new byte[Giop.HEADER_BYTES];
+    private int headerFill;
+    private byte[] message;
+    private int messageFill;
+    private long partialSinceNanos = -1;
+    private Reassembly fragmented11;
+    private Map<Integer, Reassembly> fragmented12;
+    long lastActivityNanos;
+
+    // ---- dispatch state, shared with workers ----
+    final AtomicInteger inFlight = new AtomicInteger();
+    final Set<Integer> cancelledIds = ConcurrentHashMap.newKeySet();
+
+    // ---- outbound state, guarded by outLock ----
+    private final Object outLock = new Object();
+    private final ArrayDeque<ByteBuffer> pending = new ArrayDeque<>();
+    private long pendingBytes;
+    private final AtomicBoolean closed = new AtomicBoolean();
+
+    InboundConnection(long id, SocketChannel channel, String peerAddress, SelectorLoop loop, int readBudgetBytes,
+                      long nowNanos) {
+        this.id = id;
+        this.channel = channel;
+        this.peerAddress = peerAddress;
+        this.loop = loop;
+        this.readBudgetBytes = readBudgetBytes;
+        this.lastActivityNanos = nowNanos;
+    }
+
+    boolean isClosed() {
+        return closed.get();
+    }
+
+    long pendingOutboundBytes() {
+        synchronized (outLock) {
+            return pendingBytes;
+        }
+    }
+
+    // ------------------------------------------------------------------ reading
+
+    /**
+     * Reads at most this connection's budget and handles every message completed by it.
+     * SELECTOR THREAD ONLY.
+     */
+    void readTurn(ByteBuffer readBuffer, long nowNanos) {
+        int budget = Math.max(1, readBudgetBytes);
+        int readThisTurn = 0;
+        while (readThisTurn < budget && !closed.get()) {
+            readBuffer.clear();
+            int want = Math.min(readBuffer.capacity(), budget - readThisTurn);
+            readBuffer.limit(want);
+            int n;
+            try {
+                n = channel.read(readBuffer);
+            } catch (IOException e) {
+                close();
+                return;
+            }
+            if (n < 0) {
+                close();
+                return;
+            }
+            if (n == 0) {
+                return;
+            }
+            readThisTurn += n;
+            bytesRead += n;
+            loop.counters.bytesRead.add(n);
+            lastActivityNanos = nowNanos;
+            readBuffer.flip();
+            consume(readBuffer, nowNanos);
+            if (n < want) {
+                return; // the socket had less than we asked for: drained for now
+            }
+        }
+    }
+
+    private void consume(ByteBuffer in, long nowNanos) {
+        while (!closed.get()) {
+            if (message == null) {
+                if (!in.hasRemaining()) {
+                    return;
+                }
+                if (headerFill == 0) {
+                    partialSinceNanos = nowNanos;
+                }
+                int n = Math.min(Giop.HEADER_BYTES - headerFill, in.remaining());
+                in.get(header, headerFill, n);
+                headerFill += n;
+                if (headerFill < Giop.HEADER_BYTES) {
+                    return;
+                }
+                headerFill = 0;
+                Giop.HeaderCheck check = Giop.check(header, loop.config.maxMessageBytes());
+                if (check != Giop.HeaderCheck.OK) {
+                    if (check == Giop.HeaderCheck.TOO_LARGE) {
+                        loop.counters.oversize.add(1);
+                    }
+                    messageErrorAndClose(check == Giop.HeaderCheck.BAD_VERSION || check == Giop.HeaderCheck.BAD_MAGIC
+                            ? 0 : Giop.minor(header));
+                    return;
+                }
+                message = new byte[(int) (Giop.HEADER_BYTES + Giop.bodySize(header))];
+                System.arraycopy(header, 0, message, 0, Giop.HEADER_BYTES);
+                messageFill = Giop.HEADER_BYTES;
+            }
+            int n = Math.min(message.length - messageFill, in.remaining());
+            in.get(message, messageFill, n);
+            messageFill += n;
+            if (messageFill < message.length) {
+                return;
+            }
+            byte[] complete = message;
+            message = null;
+            partialSinceNanos = -1;
+            onMessage(complete, nowNanos);
+        }
+    }
+
+    private void onMessage(byte[] m, long nowNanos) {
+        int type = Giop.type(m);
+        int minor = Giop.minor(m);
+        switch (type) {
+            case Giop.REQUEST:
+            case Giop.LOCATE_REQUEST:
+                if (Giop.moreFragments(m)) {
+                    startFragmented(m, minor, nowNanos);
+                } else {
+                    complete(m);
+                }
+                return;
+            case Giop.FRAGMENT:
+                onFragment(m, minor);
+                return;
+            case Giop.CANCEL_REQUEST:
+                onCancel(m);
+                return;
+            case Giop.CLOSE_CONNECTION:
+            case Giop.MESSAGE_ERROR:
+                close();
+                return;
+            default:
+                // Replies, LocateReplies (no bi-directional GIOP here) and unknown types.
+                messageErrorAndClose(minor);
+        }
+    }
+
+    private void startFragmented(byte[] m, int minor, long nowNanos) {
+        if (minor == 1) {
+            if (fragmented11 != null) {
+                messageErrorAndClose(minor);
+                return;
+            }
+            fragmented11 = new Reassembly(m, nowNanos);
+            return;
+        }
+        int requestId;
+        try {
+            requestId = RequestParser.leadingRequestId(m);
+        } catch (RequestParser.Malformed e) {
+            messageErrorAndClose(minor);
+            return;
+        }
+        if (fragmented12 == null) {
+            fragmented12 = new HashMap<>();
+        }
+        if (fragmented12.size() >= loop.config.maxFragmentedMessages() || fragmented12.containsKey(requestId)) {
+            messageErrorAndClose(minor);
+            return;
+        }
+        fragmented12.put(requestId, new Reassembly(m, nowNanos));
+    }
+
+    private void onFragment(byte[] m, int minor) {
+        Reassembly r;
+        int bodyFrom;
+        Integer requestId = null;
+        if (minor == 0) {
+            messageErrorAndClose(0);
+            return;
+        } else if (minor == 1) {
+            r = fragmented11;
+            bodyFrom = Giop.HEADER_BYTES;
+        } else {
+            if (m.length < Giop.HEADER_BYTES + 4) {
+                messageErrorAndClose(minor);
+                return;
+            }
+            requestId = RequestParser.leadingRequestId(m);
+            r = fragmented12 == null ? null : fragmented12.get(requestId);
+            bodyFrom = Giop.HEADER_BYTES + 4;
+        }
+        if (r == null) {
+            messageErrorAndClose(minor);
+            return;
+        }
+        int add = m.length - bodyFrom;
+        if ((long) r.length() + add > loop.config.maxMessageBytes()) {
+            loop.counters.oversize.add(1);
+            messageErrorAndClose(minor);
+            return;
+        }
+        r.append(m, bodyFrom, add);
+        if (Giop.moreFragments(m)) {
+            return;
+        }
+        if (minor == 1) {
+            fragmented11 = null;
+        } else {
+            fragmented12.remove(requestId);
+        }
+        complete(r.finish());
+    }
+
+    private void onCancel(byte[] m) {
+        int requestId;
+        try {
+            requestId = RequestParser.leadingRequestId(m);
+        } catch (RequestParser.Malformed e) {
+            messageErrorAndClose(Giop.minor(m));
+            return;
+        }
+        if (fragmented12 != null && fragmented12.remove(requestId) != null) {
+            loop.counters.cancelled.add(1);
+            return;
+        }
+        // Remembered so a worker drops the request if it is still queued; bounded, since a
+        // cancel for a request already dispatched is never consumed.
+        if (cancelledIds.size() < 1024) {
+            cancelledIds.add(requestId);
+        }
+    }
+
+    private void complete(byte[] m) {
+        loop.counters.messagesRead.add(1);
+        loop.onRequest(this, m);
+    }
+
+    /** True when a message or a fragmented message has been incomplete since before {@code deadline}. */
+    boolean stalledSince(long deadlineNanos) {
+        if ((headerFill > 0 || message != null) && partialSinceNanos >= 0 && partialSinceNanos < deadlineNanos) {
+            return true;
+        }
+        if (fragmented11 != null && fragmented11.startedNanos < deadlineNanos) {
+            return true;
+        }
+        if (fragmented12 != null) {
+            for (Reassembly r : fragmented12.values()) {
+                if (r.startedNanos < deadlineNanos) {
+                    return true;
+                }
+            }
+        }
+        return false;
+    }
+
+    /** True when nothing is partly read, queued, running or waiting to be written. */
+    boolean isQuiet() {
+        return headerFill == 0 && message == null && fragmented11 == null
+                && (fragmented12 == null || fragmented12.isEmpty()) && inFlight.get() == 0
+                && (giop == null || !giop.hasPendingMessages()) && pendingOutboundBytes() == 0;
+    }
+
+    void messageErrorAndClose(int minor) {
+        loop.counters.messageErrors.add(1);
+        send(Giop.emptyMessage(Giop.MESSAGE_ERROR, minor));
+        close();
+    }
+
+    // ------------------------------------------------------------------ writing
+
+    /** Sends one whole message; any thread. Returns false when the connection is closed. */
+    boolean send(byte[] bytes) {
+        return send(new ByteBuffer[] {ByteBuffer.wrap(bytes)});
+    }
+
+    /**
+     * Sends the buffers as one unit: written at once as far as the socket takes them, the rest
+     * copied into this connection's outbound buffer and flushed by the selector on OP_WRITE.
+     * Past {@code max_outbound_bytes} the connection is closed. Any thread; never blocks.
+     */
+    boolean send(ByteBuffer[] buffers) {
+        boolean ioFailed = false;
+        boolean overflow = false;
+        boolean wantWrite = false;
+        synchronized (outLock) {
+            if (closed.get()) {
+                return false;
+            }
+            int i = 0;
+            if (pending.isEmpty()) {
+                try {
+                    while (i < buffers.length) {
+                        ByteBuffer b = buffers[i];
+                        while (b.hasRemaining()) {
+                            if (writeSlice(b) == 0) {
+                                break;
+                            }
+                        }
+                        if (b.hasRemaining()) {
+                            break;
+                        }
+                        i++;
+                    }
+                } catch (IOException e) {
+                    ioFailed = true;
+                }
+                if (!ioFailed && i == buffers.length) {
+                    return true;
+                }
+                wantWrite = !ioFailed;
+            }
+            if (!ioFailed) {
+                for (; i < buffers.length; i++) {
+                    ByteBuffer b = buffers[i];
+                    if (b.hasRemaining()) {
+                        ByteBuffer copy = ByteBuffer.allocate(b.remaining());
+                        copy.put(b).flip();
+                        pending.add(copy);
+                        pendingBytes += copy.remaining();
+                    }
+                }
+                overflow = pendingBytes > loop.config.maxOutboundBytes();
+            }
+        }
+        if (ioFailed) {
+            close();
+            return false;
+        }
+        if (overflow) {
+            loop.counters.outboundOverflowCloses.add(1);
+            close();
+            return false;
+        }
+        if (wantWrite) {
+            loop.requestWrite(this);
+        }
+        return true;
+    }
+
+    /** Writes queued replies on OP_WRITE, a bounded number of slices per turn. SELECTOR THREAD ONLY. */
+    void flushPending() {
+        boolean ioFailed = false;
+        synchronized (outLock) {
+            try {
+                for (int spin = 0; spin < WRITE_SPINS && !pending.isEmpty(); spin++) {
+                    ByteBuffer b = pending.peek();
+                    int n = writeSlice(b);
+                    pendingBytes -= n;
+                    if (!b.hasRemaining()) {
+                        pending.poll();
+                    } else if (n == 0) {
+                        break;
+                    }
+                }
+            } catch (IOException e) {
+                ioFailed = true;
+            }
+            if (!ioFailed && pending.isEmpty() && key != null && key.isValid()) {
+                key.interestOps(SelectionKey.OP_READ);
+            }
+        }
+        if (ioFailed) {
+            close();
+        }
+    }
+
+    private int writeSlice(ByteBuffer b) throws IOException {
+        int limit = b.limit();
+        if (b.remaining() > WRITE_SLICE_BYTES) {
+            b.limit(b.position() + WRITE_SLICE_BYTES);
+        }
+        try {
+            return channel.write(b);
+        } finally {
+            b.limit(limit);
+        }
+    }
+
+    /** Sends CloseConnection if it fits into the socket right now, then closes. Any thread. */
+    void closeGracefully() {
+        if (pendingOutboundBytes() == 0) {
+            send(Giop.emptyMessage(Giop.CLOSE_CONNECTION, 0));
+        }
+        close();
+    }
+
+    /** Closes the channel; idempotent; any thread. */
+    void close() {
+        if (!closed.compareAndSet(false, true)) {
+            return;
+        }
+        try {
+            channel.close();
+        } catch (IOException ignored) {
+            // closing anyway
+        }
+        synchronized (outLock) {
+            pending.clear();
+            pendingBytes = 0;
+        }
+        loop.onClosed(this);
+    }
+}

@@ -1,0 +1,90 @@
+package org.irmi.orb.internal;
+
+import java.io.IOException;
+
+import org.irmi.orb.IrmiHooks;
+import org.irmi.orb.IrmiORB;
+import org.jacorb.config.Configuration;
+import org.jacorb.config.ConfigurationException;
+import org.jacorb.orb.BasicAdapter;
+import org.jacorb.orb.giop.RequestListener;
+import org.jacorb.orb.iiop.IIOPAddress;
+import org.jacorb.orb.iiop.IIOPProfile;
+import org.omg.CORBA.INITIALIZE;
+
+/**
+ * The ETF listener JacORB creates for each IIOP listen endpoint. Instead of an acceptor thread
+ * plus a reader thread per connection, it runs one {@link SelectorLoop} and publishes the IIOP
+ * profile that goes into this ORB's IORs.
+ */
+public final class SelectorListener extends org.jacorb.orb.etf.ListenerBase {
+
+    private SelectorLoop loop;
+    private volatile RequestListener requestListener;
+
+    @Override
+    public void configure(Configuration config) throws ConfigurationException {
+        super.configure(config);
+        if (listenEndpoint == null) {
+            throw new INITIALIZE("listenEndpoint may not be null");
+        }
+        IIOPAddress address = (IIOPAddress) listenEndpoint.getAddress();
+        if (address == null) {
+            throw new INITIALIZE("I-RMI needs a plain IIOP listen address (SSL-only endpoints are not supported)");
+        }
+        address.configure(configuration);
+        IrmiORB irmi = OrbRegistry.lookup(orb);
+        IrmiHooks hooks = irmi != null ? irmi.hooks() : new IrmiHooks();
+        TransportConfig transportConfig = TransportConfig.from(configuration);
+        try {
+            loop = new SelectorLoop(transportConfig, hooks, address.getConfiguredHost(), address.getPort(),
+                    this::newGiopConnection, System::nanoTime);
+        } catch (IOException e) {
+            throw new INITIALIZE("I-RMI cannot listen on " + address + ": " + e);
+        }
+        IIOPAddress bound = new IIOPAddress(loop.serverChannel().socket());
+        bound.configure(configuration);
+        if (address.getPort() == 0) {
+            address.setPort(bound.getPort());
+        }
+        if (address.getConfiguredHost() == null) {
+            address.setHostInetAddress(bound.getConfiguredHost());
+        } else {
+            address.setWildcardHost(bound.isWildcard());
+        }
+        IIOPProfile p = new IIOPProfile(bound, null, orb.getGIOPMinorVersion());
+        p.configure(configuration);
+        if (bound.isWildcard()) {
+            p.addAllWildcardAddresses(configuration);
+        }
+        profile = p;
+        if (irmi != null) {
+            irmi.attachTransport(loop);
+        }
+    }
+
+    private IrmiServerGIOPConnection newGiopConnection(InboundConnection c) {
+        IrmiServerGIOPConnection g = new IrmiServerGIOPConnection(new ChannelTransport(c, configuration),
+                requestListener, c.id, c.peerAddress);
+        try {
+            g.configure(configuration);
+        } catch (ConfigurationException e) {
+            throw new INITIALIZE("cannot configure server connection: " + e.getMessage());
+        }
+        return g;
+    }
+
+    @Override
+    public void listen() {
+        requestListener = ((BasicAdapter) up).getRequestListener();
+        loop.start(requestListener);
+    }
+
+    @Override
+    public void destroy() {
+        if (loop != null) {
+            loop.shutdown();
+        }
+        super.destroy();
+    }
+}

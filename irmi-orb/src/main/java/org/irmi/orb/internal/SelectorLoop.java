@@ -1,0 +1,484 @@
+package org.irmi.orb.internal;
+
+import java.io.IOException;
+import java.net.InetAddress;
+import java.net.InetSocketAddress;
+import java.net.StandardSocketOptions;
+import java.nio.ByteBuffer;
+import java.nio.ByteOrder;
+import java.nio.channels.CancelledKeyException;
+import java.nio.channels.SelectionKey;
+import java.nio.channels.Selector;
+import java.nio.channels.ServerSocketChannel;
+import java.nio.channels.SocketChannel;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+import java.util.Optional;
+import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.ConcurrentLinkedQueue;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicLong;
+import java.util.function.Function;
+import java.util.function.LongSupplier;
+
+import org.irmi.orb.ConnectionView;
+import org.irmi.orb.IrmiHooks;
+import org.irmi.orb.IrmiTransport;
+import org.irmi.orb.Rejection;
+import org.irmi.orb.ReplyContextProvider;
+import org.irmi.orb.RequestHeader;
+import org.irmi.orb.ServerRequestHook;
+import org.irmi.orb.TransportStats;
+import org.jacorb.orb.giop.RequestListener;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/**
+ * The one reader thread of an I-RMI server: accepts connections and reads all of them with a
+ * per-connection byte budget per turn, parses GIOP headers, reassembles fragments, runs the
+ * server request hook, and hands complete requests to the dispatch workers.
+ *
+ * <p>It never blocks (all channels are non-blocking; select waits only when there is nothing to
+ * do), never sleeps, and never runs servant code. Its state is SELECTOR THREAD ONLY except where
+ * a field says otherwise; other threads talk to it through {@link #post} and volatile fields.
+ */
+final class SelectorLoop implements IrmiTransport, Runnable {
+
+    private static final Logger LOG = LoggerFactory.getLogger(SelectorLoop.class);
+    private static final AtomicLong CONNECTION_IDS = new AtomicLong();
+    private static final int ACCEPTS_PER_TURN = 256;
+    private static final int READ_BUFFER_BYTES = 64 * 1024;
+    /** Vendor minor code for "hand-off queue full" (I-RMI has no OMG VMCID; 0x4952 = "IR"). */
+    static final int MINOR_HANDOFF_FULL = 0x49520001;
+
+    /** A request on its way to a worker. */
+    record Task(InboundConnection connection, byte[] message, int type, int requestId) {
+    }
+
+    final TransportConfig config;
+    final Counters counters = new Counters();
+    private final IrmiHooks hooks;
+    private final Selector selector;
+    private final ServerSocketChannel server;
+    private final Thread thread;
+    private final ConcurrentLinkedQueue<Runnable> tasks = new ConcurrentLinkedQueue<>();
+    private final Map<Long, InboundConnection> connections = new ConcurrentHashMap<>();
+    private final DispatchQueue<Task> dispatch;
+    private final LongSupplier nanoClock;
+    private final ByteBuffer readBuffer = ByteBuffer.allocateDirect(READ_BUFFER_BYTES);
+    private final Function<InboundConnection, IrmiServerGIOPConnection> giopFactory;
+    private volatile RequestListener requestListener;
+    private volatile boolean running = true;
+    private volatile int defaultReadBudget;
+    private long nowNanos;
+
+    SelectorLoop(TransportConfig config, IrmiHooks hooks, InetAddress host, int port,
+                 Function<InboundConnection, IrmiServerGIOPConnection> giopFactory, LongSupplier nanoClock)
+            throws IOException {
+        this.config = config;
+        this.hooks = hooks;
+        this.giopFactory = giopFactory;
+        this.nanoClock = nanoClock;
+        this.defaultReadBudget = config.readBudgetBytes();
+        this.selector = Selector.open();
+        this.server = ServerSocketChannel.open();
+        server.setOption(StandardSocketOptions.SO_REUSEADDR, true);
+        server.bind(host == null ? new InetSocketAddress(port) : new InetSocketAddress(host, port),
+                config.acceptBacklog());
+        server.configureBlocking(false);
+        server.register(selector, SelectionKey.OP_ACCEPT);
+        this.dispatch = new DispatchQueue<>("irmi-dispatch", config.dispatchThreads(),
+                config.handoffQueueCapacity(), this::dispatch);
+        this.thread = new Thread(this, READER_THREAD_NAME);
+        thread.setDaemon(true);
+    }
+
+    ServerSocketChannel serverChannel() {
+        return server;
+    }
+
+    /** Starts reading; requests go to {@code listener}. */
+    void start(RequestListener listener) {
+        this.requestListener = listener;
+        thread.start();
+    }
+
+    @Override
+    public int port() {
+        return server.socket().getLocalPort();
+    }
+
+    // ------------------------------------------------------------------ the loop
+
+    @Override
+    public void run() {
+        long sweepNanos = TimeUnit.MILLISECONDS.toNanos(config.sweepIntervalMillis());
+        nowNanos = nanoClock.getAsLong();
+        long nextSweep = nowNanos + sweepNanos;
+        while (running) {
+            try {
+                runTasks();
+                long waitMillis = Math.max(1, TimeUnit.NANOSECONDS.toMillis(nextSweep - nowNanos));
+                selector.select(this::onKey, waitMillis);
+                nowNanos = nanoClock.getAsLong();
+                if (nowNanos - nextSweep >= 0) {
+                    sweep();
+                    nextSweep = nowNanos + sweepNanos;
+                }
+            } catch (Throwable t) {
+                if (!running) {
+                    break;
+                }
+                LOG.error("I-RMI selector loop failure; continuing", t);
+                backOff();
+            }
+        }
+        closeEverything();
+    }
+
+    private void backOff() {
+        // Waiting on the selector (not sleeping) keeps the loop from spinning on a repeating failure.
+        try {
+            selector.selectNow();
+            selector.select(10);
+        } catch (IOException | RuntimeException ignored) {
+            // nothing more to do here
+        }
+    }
+
+    private void runTasks() {
+        for (int i = 0; i < 1024; i++) {
+            Runnable r = tasks.poll();
+            if (r == null) {
+                return;
+            }
+            try {
+                r.run();
+            } catch (RuntimeException e) {
+                LOG.warn("I-RMI selector task failed", e);
+            }
+        }
+    }
+
+    private void onKey(SelectionKey key) {
+        try {
+            if (!key.isValid()) {
+                return;
+            }
+            if (key.isAcceptable()) {
+                acceptBurst();
+                return;
+            }
+            InboundConnection c = (InboundConnection) key.attachment();
+            if (key.isWritable()) {
+                c.flushPending();
+            }
+            if (key.isValid() && key.isReadable()) {
+                c.readTurn(readBuffer, nowNanos);
+            }
+        } catch (CancelledKeyException e) {
+            // closed by another thread meanwhile
+        }
+    }
+
+    private void acceptBurst() {
+        for (int i = 0; i < ACCEPTS_PER_TURN; i++) {
+            SocketChannel ch;
+            try {
+                ch = server.accept();
+            } catch (IOException e) {
+                LOG.warn("accept failed: {}", e.toString());
+                return;
+            }
+            if (ch == null) {
+                return;
+            }
+            if (connections.size() >= config.maxServerConnections()) {
+                counters.refused.add(1);
+                closeQuietly(ch);
+                continue;
+            }
+            try {
+                ch.configureBlocking(false);
+                ch.setOption(StandardSocketOptions.TCP_NODELAY, true);
+                if (config.receiveBufferBytes() > 0) {
+                    ch.setOption(StandardSocketOptions.SO_RCVBUF, config.receiveBufferBytes());
+                }
+                InetSocketAddress remote = (InetSocketAddress) ch.getRemoteAddress();
+                String peer = remote.getAddress().getHostAddress() + ":" + remote.getPort();
+                InboundConnection c = new InboundConnection(CONNECTION_IDS.incrementAndGet(), ch, peer, this,
+                        defaultReadBudget, nowNanos);
+                c.giop = giopFactory.apply(c);
+                c.key = ch.register(selector, SelectionKey.OP_READ, c);
+                connections.put(c.id, c);
+                counters.accepted.add(1);
+            } catch (IOException | RuntimeException e) {
+                LOG.warn("could not set up accepted connection: {}", e.toString());
+                closeQuietly(ch);
+            }
+        }
+    }
+
+    private void sweep() {
+        long stallDeadline = nowNanos - TimeUnit.MILLISECONDS.toNanos(config.stallTimeoutMillis());
+        long idleNanos = TimeUnit.MILLISECONDS.toNanos(config.idleTimeoutMillis());
+        for (InboundConnection c : connections.values()) {
+            if (c.stalledSince(stallDeadline)) {
+                counters.stallCloses.add(1);
+                c.close();
+            } else if (idleNanos > 0 && nowNanos - c.lastActivityNanos > idleNanos && c.isQuiet()) {
+                counters.idleCloses.add(1);
+                c.closeGracefully();
+            }
+        }
+    }
+
+    private void closeEverything() {
+        for (InboundConnection c : new ArrayList<>(connections.values())) {
+            c.closeGracefully();
+        }
+        closeQuietly(server);
+        try {
+            selector.close();
+        } catch (IOException ignored) {
+            // shutting down
+        }
+    }
+
+    // ------------------------------------------------------------------ requests
+
+    /** A complete Request or LocateRequest arrived. SELECTOR THREAD ONLY. */
+    void onRequest(InboundConnection c, byte[] m) {
+        int type = Giop.type(m);
+        int minor = Giop.minor(m);
+        if (type == Giop.LOCATE_REQUEST) {
+            int id = minor == 2 ? safeLeadingId(m) : -1;
+            enqueue(c, m, type, id, true, "");
+            return;
+        }
+        ServerRequestHook hook = hooks.serverRequestHook();
+        RequestParser.Parsed p;
+        if (hook != null || minor != 2) {
+            try {
+                p = RequestParser.parse(m);
+            } catch (RequestParser.Malformed e) {
+                c.messageErrorAndClose(minor);
+                return;
+            }
+        } else {
+            p = null;
+        }
+        if (hook != null) {
+            ByteBuffer args = ByteBuffer.wrap(m, p.bodyOffset(), m.length - p.bodyOffset()).slice()
+                    .order(Giop.littleEndian(m) ? ByteOrder.LITTLE_ENDIAN : ByteOrder.BIG_ENDIAN)
+                    .asReadOnlyBuffer();
+            RequestHeader h = new RequestHeader(c.id, c.peerAddress, minor, p.requestId(), p.responseExpected(),
+                    p.operation(), p.objectKey(), m.length, p.serviceContexts(), args);
+            Optional<Rejection> verdict;
+            try {
+                verdict = hook.onRequest(h);
+            } catch (RuntimeException e) {
+                LOG.warn("server request hook failed; request let through", e);
+                verdict = Optional.empty();
+            }
+            if (verdict != null && verdict.isPresent()) {
+                counters.earlyRejections.add(1);
+                if (p.responseExpected()) {
+                    c.send(rejectionReply(minor, p.requestId(), verdict.get(), p.operation()));
+                }
+                return;
+            }
+        }
+        int requestId = p != null ? p.requestId() : safeLeadingId(m);
+        boolean response = p == null || p.responseExpected();
+        enqueue(c, m, type, requestId, response, p == null ? "" : p.operation());
+    }
+
+    private static int safeLeadingId(byte[] m) {
+        try {
+            return RequestParser.leadingRequestId(m);
+        } catch (RequestParser.Malformed e) {
+            return -1;
+        }
+    }
+
+    private void enqueue(InboundConnection c, byte[] m, int type, int requestId, boolean response, String op) {
+        c.inFlight.incrementAndGet();
+        if (dispatch.offer(new Task(c, m, type, requestId))) {
+            return;
+        }
+        c.inFlight.decrementAndGet();
+        counters.handoffRejections.add(1);
+        if (type == Giop.REQUEST && response && requestId != -1) {
+            c.send(rejectionReply(Giop.minor(m), requestId,
+                    Rejection.transientFailure(MINOR_HANDOFF_FULL, "I-RMI hand-off queue full"), op));
+        }
+    }
+
+    private byte[] rejectionReply(int minor, int requestId, Rejection r, String operation) {
+        List<ReplyContextProvider> providers = hooks.replyContextProviders();
+        int[] ids = new int[providers.size()];
+        byte[][] data = new byte[providers.size()][];
+        int n = 0;
+        for (ReplyContextProvider provider : providers) {
+            byte[] d;
+            try {
+                d = provider.contextData(operation, true);
+            } catch (RuntimeException e) {
+                LOG.warn("reply context provider failed", e);
+                d = null;
+            }
+            if (d != null) {
+                ids[n] = provider.contextId();
+                data[n++] = d;
+            }
+        }
+        if (n < ids.length) {
+            ids = java.util.Arrays.copyOf(ids, n);
+            data = java.util.Arrays.copyOf(data, n);
+        }
+        return Giop.systemExceptionReply(minor, requestId, r.repositoryId(), r.minorCode(),
+                r.completed().ordinal(), ids, data); // YES=0, NO=1, MAYBE=2 as in CORBA
+    }
+
+    /** Runs on a dispatch worker: hands one request to JacORB. */
+    private void dispatch(Task t) {
+        InboundConnection c = t.connection();
+        try {
+            if (t.requestId() != -1 && !c.cancelledIds.isEmpty() && c.cancelledIds.remove(t.requestId())) {
+                counters.cancelled.add(1);
+                return;
+            }
+            if (c.isClosed()) {
+                return;
+            }
+            if (t.type() == Giop.REQUEST) {
+                requestListener.requestReceived(t.message(), c.giop);
+            } else {
+                requestListener.locateRequestReceived(t.message(), c.giop);
+            }
+        } catch (Throwable e) {
+            LOG.warn("dispatching a request failed", e);
+        } finally {
+            c.inFlight.decrementAndGet();
+        }
+    }
+
+    // ------------------------------------------------------------------ cross-thread entry points
+
+    /** Runs {@code r} on the selector thread at its next turn. Any thread. */
+    void post(Runnable r) {
+        tasks.add(r);
+        selector.wakeup();
+    }
+
+    /** Asks for OP_WRITE on a connection with queued replies. Any thread. */
+    void requestWrite(InboundConnection c) {
+        SelectionKey k = c.key;
+        if (k == null) {
+            return;
+        }
+        try {
+            k.interestOpsOr(SelectionKey.OP_WRITE);
+        } catch (CancelledKeyException e) {
+            return;
+        }
+        if (Thread.currentThread() != thread) {
+            selector.wakeup();
+        }
+    }
+
+    /** A connection closed itself. Any thread. */
+    void onClosed(InboundConnection c) {
+        connections.remove(c.id);
+    }
+
+    /** Stops the loop: sends CloseConnection where possible, closes every channel, ends the threads. */
+    void shutdown() {
+        if (!running) {
+            return;
+        }
+        running = false;
+        selector.wakeup();
+        if (Thread.currentThread() != thread && thread.isAlive()) {
+            try {
+                thread.join(5000);
+            } catch (InterruptedException e) {
+                Thread.currentThread().interrupt();
+            }
+        }
+        if (!thread.isAlive() && thread.getState() == Thread.State.NEW) {
+            closeEverything();
+        }
+        dispatch.shutdown(5000);
+    }
+
+    private static void closeQuietly(java.nio.channels.Channel ch) {
+        try {
+            ch.close();
+        } catch (IOException ignored) {
+            // nothing to do
+        }
+    }
+
+    // ------------------------------------------------------------------ IrmiTransport
+
+    @Override
+    public boolean setReadBudget(long connectionId, int bytesPerTurn) {
+        if (bytesPerTurn < 1) {
+            throw new IllegalArgumentException("bytesPerTurn must be >= 1 but is " + bytesPerTurn);
+        }
+        InboundConnection c = connections.get(connectionId);
+        if (c == null) {
+            return false;
+        }
+        c.readBudgetBytes = bytesPerTurn;
+        return true;
+    }
+
+    @Override
+    public void setDefaultReadBudget(int bytesPerTurn) {
+        if (bytesPerTurn < 1) {
+            throw new IllegalArgumentException("bytesPerTurn must be >= 1 but is " + bytesPerTurn);
+        }
+        defaultReadBudget = bytesPerTurn;
+    }
+
+    @Override
+    public boolean setReceiveBufferSize(long connectionId, int bytes) {
+        if (bytes < 1) {
+            throw new IllegalArgumentException("bytes must be >= 1 but is " + bytes);
+        }
+        InboundConnection c = connections.get(connectionId);
+        if (c == null) {
+            return false;
+        }
+        post(() -> {
+            try {
+                c.channel.setOption(StandardSocketOptions.SO_RCVBUF, bytes);
+            } catch (IOException | RuntimeException e) {
+                LOG.debug("SO_RCVBUF not set: {}", e.toString());
+            }
+        });
+        return true;
+    }
+
+    @Override
+    public List<ConnectionView> connections() {
+        List<ConnectionView> out = new ArrayList<>(connections.size());
+        for (InboundConnection c : connections.values()) {
+            out.add(new ConnectionView(c.id, c.peerAddress, c.readBudgetBytes, c.bytesRead, c.pendingOutboundBytes()));
+        }
+        return out;
+    }
+
+    @Override
+    public TransportStats stats() {
+        Counters k = counters;
+        return new TransportStats(connections.size(), k.accepted.sum(), k.refused.sum(), k.messagesRead.sum(),
+                k.bytesRead.sum(), k.messageErrors.sum(), k.oversize.sum(), k.earlyRejections.sum(),
+                k.handoffRejections.sum(), k.cancelled.sum(), k.outboundOverflowCloses.sum(), k.idleCloses.sum(),
+                k.stallCloses.sum(), dispatch.depth());
+    }
+}

@@ -1,0 +1,139 @@
+package org.irmi.orb.internal;
+
+import java.lang.management.ManagementFactory;
+
+import org.irmi.orb.IrmiHooks;
+import org.irmi.orb.ReplyContextProvider;
+import org.irmi.orb.RequestCost;
+import org.irmi.orb.RequestCostListener;
+import org.jacorb.orb.giop.GIOPConnection;
+import org.jacorb.orb.portableInterceptor.ServerRequestInfoImpl;
+import org.omg.CORBA.LocalObject;
+import org.omg.IOP.ServiceContext;
+import org.omg.PortableInterceptor.ServerRequestInfo;
+import org.omg.PortableInterceptor.ServerRequestInterceptor;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/**
+ * Server side of the hooks, on the POA thread that runs the servant: measures each request's CPU
+ * time and allocated bytes (com.sun.management.ThreadMXBean) between the first and the last
+ * interceptor point, and attaches the reply service contexts to every reply, exceptions included.
+ * Costs nothing measurable while no cost listener and no provider is set.
+ */
+final class ServerHookInterceptor extends LocalObject implements ServerRequestInterceptor {
+
+    private static final Logger LOG = LoggerFactory.getLogger(ServerHookInterceptor.class);
+    private static final com.sun.management.ThreadMXBean THREADS =
+            (com.sun.management.ThreadMXBean) ManagementFactory.getThreadMXBean();
+
+    /** Start counters of the request running on this thread: cpu, allocated, wall; -1 when unmeasured. */
+    private static final ThreadLocal<long[]> START = ThreadLocal.withInitial(() -> new long[] {-1, 0, 0});
+
+    private final IrmiHooks hooks;
+
+    ServerHookInterceptor(IrmiHooks hooks) {
+        this.hooks = hooks;
+    }
+
+    @Override
+    public String name() {
+        return "irmi-server-hooks";
+    }
+
+    @Override
+    public void destroy() {
+        // stateless
+    }
+
+    @Override
+    public void receive_request_service_contexts(ServerRequestInfo ri) {
+        long[] start = START.get();
+        if (hooks.requestCostListener() == null) {
+            start[0] = -1;
+            return;
+        }
+        start[0] = THREADS.getCurrentThreadCpuTime();
+        start[1] = THREADS.getCurrentThreadAllocatedBytes();
+        start[2] = System.nanoTime();
+    }
+
+    @Override
+    public void receive_request(ServerRequestInfo ri) {
+        // measured from receive_request_service_contexts
+    }
+
+    @Override
+    public void send_reply(ServerRequestInfo ri) {
+        finish(ri, false, RequestCost.Outcome.REPLY);
+    }
+
+    @Override
+    public void send_exception(ServerRequestInfo ri) {
+        RequestCost.Outcome outcome = ri.reply_status() == org.omg.PortableInterceptor.USER_EXCEPTION.value
+                ? RequestCost.Outcome.USER_EXCEPTION : RequestCost.Outcome.SYSTEM_EXCEPTION;
+        finish(ri, true, outcome);
+    }
+
+    @Override
+    public void send_other(ServerRequestInfo ri) {
+        finish(ri, false, ri.response_expected() ? RequestCost.Outcome.LOCATION_FORWARD : RequestCost.Outcome.ONEWAY);
+    }
+
+    private void finish(ServerRequestInfo ri, boolean exception, RequestCost.Outcome outcome) {
+        attachContexts(ri, exception);
+        long[] start = START.get();
+        RequestCostListener listener = hooks.requestCostListener();
+        if (start[0] < 0 || listener == null) {
+            return;
+        }
+        long cpu = THREADS.getCurrentThreadCpuTime() - start[0];
+        long allocated = THREADS.getCurrentThreadAllocatedBytes() - start[1];
+        long elapsed = System.nanoTime() - start[2];
+        start[0] = -1;
+        String peer = "";
+        long connectionId = -1;
+        if (ri instanceof ServerRequestInfoImpl impl) {
+            GIOPConnection c = impl.getConnection();
+            if (c instanceof IrmiServerGIOPConnection irmi) {
+                peer = irmi.peerAddress();
+                connectionId = irmi.connectionId();
+            }
+        }
+        byte[] key = objectKey(ri);
+        try {
+            listener.onRequestCost(new RequestCost(ri.operation(), key, peer, connectionId, cpu, allocated, elapsed,
+                    outcome));
+        } catch (RuntimeException e) {
+            LOG.warn("request cost listener failed", e);
+        }
+    }
+
+    private static byte[] objectKey(ServerRequestInfo ri) {
+        if (ri instanceof ServerRequestInfoImpl impl && impl.getRequestStream() != null) {
+            try {
+                return impl.getRequestStream().req_hdr.target.object_key();
+            } catch (org.omg.CORBA.BAD_OPERATION notAKey) {
+                // addressed by profile or IOR: fall back to the object id
+            }
+        }
+        return ri.object_id();
+    }
+
+    private void attachContexts(ServerRequestInfo ri, boolean exception) {
+        if (hooks.replyContextProviders().isEmpty()) {
+            return;
+        }
+        String op = ri.operation();
+        for (ReplyContextProvider p : hooks.replyContextProviders()) {
+            try {
+                byte[] data = p.contextData(op, exception);
+                if (data != null) {
+                    ri.add_reply_service_context(new ServiceContext(p.contextId(), data), true);
+                }
+            } catch (RuntimeException e) {
+                LOG.warn("reply context provider failed", e);
+            }
+        }
+    }
+}

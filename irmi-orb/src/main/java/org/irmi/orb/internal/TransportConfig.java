@@ -1,0 +1,77 @@
+package org.irmi.orb.internal;
+
+import org.jacorb.config.Configuration;
+import org.jacorb.config.ConfigurationException;
+
+/**
+ * The selector transport's settings, read once from the ORB configuration. Names, defaults and
+ * units are documented in docs/orb.md.
+ *
+ * @param maxMessageBytes          largest message (after reassembly) accepted, header included
+ * @param readBudgetBytes          default bytes read per connection per selector turn
+ * @param acceptBacklog            listen backlog of the server socket
+ * @param maxOutboundBytes         unsent reply bytes one connection may hold before it is closed
+ * @param handoffQueueCapacity     requests the hand-off queue holds before answering TRANSIENT
+ * @param dispatchThreads          workers draining the hand-off queue into JacORB
+ * @param stallTimeoutMillis       how long a started message may stay incomplete
+ * @param idleTimeoutMillis        idle time after which a connection is closed (0 = never)
+ * @param maxFragmentedMessages    fragmented messages one connection may have in progress
+ * @param maxServerConnections     connections served at once; further ones are closed at accept
+ * @param receiveBufferBytes       SO_RCVBUF of accepted connections (0 = system default)
+ * @param sweepIntervalMillis      how often the reader checks for idle and stalled connections
+ */
+public record TransportConfig(int maxMessageBytes, int readBudgetBytes, int acceptBacklog,
+                              int maxOutboundBytes, int handoffQueueCapacity, int dispatchThreads,
+                              long stallTimeoutMillis, long idleTimeoutMillis, int maxFragmentedMessages,
+                              int maxServerConnections, int receiveBufferBytes, long sweepIntervalMillis) {
+
+    public static final String PREFIX = "irmi.transport.";
+    public static final int DEFAULT_MAX_MESSAGE_BYTES = 64 * 1024 * 1024;
+    public static final int DEFAULT_READ_BUDGET_BYTES = 64 * 1024;
+    public static final int DEFAULT_ACCEPT_BACKLOG = 4096;
+    public static final int DEFAULT_MAX_OUTBOUND_BYTES = 32 * 1024 * 1024;
+    public static final int DEFAULT_HANDOFF_QUEUE_CAPACITY = 16384;
+    public static final int DEFAULT_DISPATCH_THREADS = 2;
+    public static final long DEFAULT_STALL_TIMEOUT_MILLIS = 30_000;
+    public static final int DEFAULT_MAX_FRAGMENTED_MESSAGES = 64;
+    public static final long DEFAULT_SWEEP_INTERVAL_MILLIS = 250;
+
+    public TransportConfig {
+        positive("max_message_bytes", maxMessageBytes, 12);
+        positive("read_budget_bytes", readBudgetBytes, 1);
+        positive("accept_backlog", acceptBacklog, 1);
+        positive("max_outbound_bytes", maxOutboundBytes, 1);
+        positive("handoff_queue_capacity", handoffQueueCapacity, 1);
+        positive("dispatch_threads", dispatchThreads, 1);
+        positive("stall_timeout_ms", stallTimeoutMillis, 1);
+        positive("idle_timeout_ms", idleTimeoutMillis, 0);
+        positive("max_fragmented_messages", maxFragmentedMessages, 1);
+        positive("jacorb.connection.max_server_connections", maxServerConnections, 1);
+        positive("receive_buffer_bytes", receiveBufferBytes, 0);
+        positive("sweep_interval_ms", sweepIntervalMillis, 1);
+    }
+
+    private static void positive(String name, long value, long min) {
+        if (value < min) {
+            throw new IllegalArgumentException(PREFIX + name + " must be >= " + min + " but is " + value);
+        }
+    }
+
+    /** Reads the settings, falling back to the defaults above. */
+    public static TransportConfig from(Configuration c) throws ConfigurationException {
+        int jacorbIdle = c.getAttributeAsInteger("jacorb.connection.server.timeout", 0);
+        return new TransportConfig(
+                c.getAttributeAsInteger(PREFIX + "max_message_bytes", DEFAULT_MAX_MESSAGE_BYTES),
+                c.getAttributeAsInteger(PREFIX + "read_budget_bytes", DEFAULT_READ_BUDGET_BYTES),
+                c.getAttributeAsInteger(PREFIX + "accept_backlog", DEFAULT_ACCEPT_BACKLOG),
+                c.getAttributeAsInteger(PREFIX + "max_outbound_bytes", DEFAULT_MAX_OUTBOUND_BYTES),
+                c.getAttributeAsInteger(PREFIX + "handoff_queue_capacity", DEFAULT_HANDOFF_QUEUE_CAPACITY),
+                c.getAttributeAsInteger(PREFIX + "dispatch_threads", DEFAULT_DISPATCH_THREADS),
+                c.getAttributeAsLong(PREFIX + "stall_timeout_ms", DEFAULT_STALL_TIMEOUT_MILLIS),
+                c.getAttributeAsLong(PREFIX + "idle_timeout_ms", jacorbIdle),
+                c.getAttributeAsInteger(PREFIX + "max_fragmented_messages", DEFAULT_MAX_FRAGMENTED_MESSAGES),
+                c.getAttributeAsInteger("jacorb.connection.max_server_connections", Integer.MAX_VALUE),
+                c.getAttributeAsInteger(PREFIX + "receive_buffer_bytes", 0),
+                c.getAttributeAsLong(PREFIX + "sweep_interval_ms", DEFAULT_SWEEP_INTERVAL_MILLIS));
+    }
+}
