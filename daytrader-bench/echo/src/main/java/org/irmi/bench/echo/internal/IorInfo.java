@@ -43,9 +43,9 @@ public record IorInfo(String typeId, String host, int port, byte[] objectKey) {
         try {
             ByteBuffer buf = encapsulation(bytes);
             String typeId = string(buf);
-            int profiles = buf.getInt();
+            int profiles = ulong(buf);
             for (int i = 0; i < profiles; i++) {
-                int tag = buf.getInt();
+                int tag = ulong(buf);
                 byte[] data = octets(buf);
                 if (tag == TAG_INTERNET_IOP) {
                     ByteBuffer body = encapsulation(data);
@@ -94,9 +94,13 @@ public record IorInfo(String typeId, String host, int port, byte[] objectKey) {
         }
     }
 
-    private static byte[] octets(ByteBuffer buf) {
+    private static int ulong(ByteBuffer buf) {
         align(buf, 4);
-        byte[] out = new byte[buf.getInt()];
+        return buf.getInt();
+    }
+
+    private static byte[] octets(ByteBuffer buf) {
+        byte[] out = new byte[ulong(buf)];
         buf.get(out);
         return out;
     }

@@ -1,0 +1,197 @@
+package org.irmi.bench.echo;
+
+import java.io.IOException;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.time.Instant;
+import java.util.ArrayList;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Optional;
+
+import org.irmi.bench.echo.internal.BenchmarkOptions;
+import org.irmi.bench.echo.internal.CellSummary;
+import org.irmi.bench.echo.internal.EchoReport;
+import org.irmi.bench.echo.internal.LoadRun;
+import org.irmi.bench.echo.internal.MachineFacts;
+import org.irmi.bench.echo.internal.NativeClients;
+import org.irmi.bench.echo.internal.ProcessSample;
+import org.irmi.bench.echo.internal.ServerProcess;
+
+/**
+ * The closed-loop echo benchmark: stock JacORB against I-RMI (and any further variant made of ORB
+ * properties), in one run, loaded by the omniORB C++ client.
+ *
+ * <p>Each variant's server runs in its own JVM for the whole run. After a warm-up, for every
+ * payload and connection count (ascending), each variant gets {@code trials} short trials, the
+ * variants taking turns (the order flips every round) so that noise from the shared machine falls
+ * on all of them alike. A trial opens N connections, warms up, then measures; the report gives the
+ * medians over the trials, the server's peak threads and resident memory from {@code /proc}, and
+ * the established connections seen on the server's port.
+ *
+ * <p>Run with {@code ./irmi echo-bench [--quick]}; see {@link BenchmarkOptions#USAGE}.
+ */
+public final class EchoBenchmark {
+
+    private EchoBenchmark() {
+    }
+
+    /** Entry point. Exit code 2 on bad arguments, 1 when nothing could be measured. */
+    public static void main(String[] args) throws IOException {
+        BenchmarkOptions o;
+        try {
+            o = BenchmarkOptions.parse(args);
+        } catch (IllegalArgumentException e) {
+            System.err.println("echo-bench: " + e.getMessage());
+            System.err.println(BenchmarkOptions.USAGE);
+            System.exit(2);
+            return;
+        }
+        String command = ("./irmi echo-bench " + String.join(" ", args)).trim();
+        Instant started = Instant.now();
+        String loadBefore = MachineFacts.loadAverage();
+        Optional<String> noToolchain = NativeClients.unavailableReason();
+        if (noToolchain.isPresent()) {
+            System.err.println("echo-bench: " + noToolchain.get());
+            System.exit(1);
+            return;
+        }
+        System.out.println("echo-bench: building the omniORB load client ...");
+        NativeClients clients = NativeClients.build();
+
+        List<String> notes = new ArrayList<>();
+        long openFiles = MachineFacts.openFilesSoftLimit();
+        List<Integer> connections = new ArrayList<>();
+        for (int c : o.connections()) {
+            // Each side holds c sockets plus its own files (jars, logs, epoll): keep 256 spare.
+            if (c + 256 <= openFiles) {
+                connections.add(c);
+            } else {
+                notes.add(c + " connections skipped: the open-files limit (ulimit -n) is " + openFiles
+                        + "; raise it to at least " + (c + 256) + " (ulimit -n " + (c + 256) + ")");
+            }
+        }
+
+        Path work = NativeClients.defaultDir().resolveSibling("echo-bench");
+        Map<String, ServerProcess> servers = new LinkedHashMap<>();
+        Map<String, ProcessSample> idle = new LinkedHashMap<>();
+        List<OrbVariant> measured = new ArrayList<>();
+        try {
+            for (OrbVariant v : o.variants()) {
+                if (!v.isAvailable()) {
+                    notes.add("variant " + v.name() + " not measured: " + v.orbClass() + " is not on the class path");
+                    System.out.println("echo-bench: " + notes.get(notes.size() - 1));
+                    continue;
+                }
+                try {
+                    servers.put(v.name(), ServerProcess.start(o.variantSpecs().get(v.name()), v.name(), work,
+                            Duration.ofSeconds(60)));
+                    measured.add(v);
+                } catch (RuntimeException e) {
+                    notes.add("variant " + v.name() + " not measured: its server did not start: " + firstLine(e));
+                    System.out.println("echo-bench: " + e.getMessage());
+                }
+            }
+            if (measured.isEmpty()) {
+                System.err.println("echo-bench: no variant could be measured");
+                System.exit(1);
+                return;
+            }
+            for (OrbVariant v : measured) {
+                ServerProcess s = servers.get(v.name());
+                System.out.printf("echo-bench: warming up %s (pid %d, port %d) ...%n", v.name(), s.pid(), s.ior().port());
+                warm(clients, s, 100, o.serverWarmup());
+                warm(clients, s, 64 * 1024, o.serverWarmup().dividedBy(3));
+                idle.put(v.name(), ProcessSample.of(s.pid()));
+            }
+
+            Map<String, List<LoadRun.Trial>> done = new LinkedHashMap<>();
+            Map<String, List<String>> failed = new LinkedHashMap<>();
+            List<String> trialLines = new ArrayList<>();
+            // Payload outermost, connections ascending: the RSS at the most connections with the smallest
+            // payload is then not inflated by the heap growth that large payloads cause.
+            for (int payload : o.payloads()) {
+                for (int c : connections) {
+                    for (int round = 0; round < o.trials(); round++) {
+                        List<OrbVariant> order = new ArrayList<>(measured);
+                        if (round % 2 == 1) {
+                            java.util.Collections.reverse(order);
+                        }
+                        for (OrbVariant v : order) {
+                            String key = key(v.name(), payload, c);
+                            ServerProcess s = servers.get(v.name());
+                            if (!s.isAlive()) {
+                                failed.computeIfAbsent(key, k -> new ArrayList<>()).add("server process ended");
+                                continue;
+                            }
+                            try {
+                                LoadRun.Trial t = LoadRun.run(clients.loadClient(), s.iorFile(), s.pid(), s.ior().port(),
+                                        c, payload, o.warmup(), o.measure(), List.of());
+                                done.computeIfAbsent(key, k -> new ArrayList<>()).add(t);
+                                String line = String.format("%-8s %6d B x %4d  round %d: %9.0f calls/s  p50 %7.3f ms"
+                                                + "  p99 %7.3f ms  threads %4d  RSS %4d MB  conns %4d  errors %d  ramp %d ms",
+                                        v.name(), payload, c, round + 1, t.result().callsPerSecond(),
+                                        t.result().p50Micros() / 1e3, t.result().p99Micros() / 1e3, t.serverThreads(),
+                                        t.serverRssKb() / 1024, t.serverConnections(),
+                                        t.result().errors() + t.result().mismatches(), t.result().rampMillis());
+                                trialLines.add(line);
+                                System.out.println(line);
+                            } catch (RuntimeException e) {
+                                failed.computeIfAbsent(key, k -> new ArrayList<>()).add(firstLine(e));
+                                String line = String.format("%-8s %6d B x %4d  round %d: FAILED %s", v.name(), payload,
+                                        c, round + 1, firstLine(e));
+                                trialLines.add(line);
+                                System.out.println(line);
+                            }
+                        }
+                    }
+                }
+            }
+
+            List<CellSummary> cells = new ArrayList<>();
+            for (int payload : o.payloads()) {
+                for (int c : connections) {
+                    for (OrbVariant v : measured) {
+                        String key = key(v.name(), payload, c);
+                        cells.add(CellSummary.of(v.name(), payload, c, done.getOrDefault(key, List.of()),
+                                failed.getOrDefault(key, List.of())));
+                    }
+                }
+            }
+            String loadAfter = MachineFacts.loadAverage();
+            EchoReport report = new EchoReport(command, o, started, Instant.now(), loadBefore, loadAfter, openFiles,
+                    measured, idle, cells, notes, trialLines);
+            String markdown = report.render();
+            System.out.println();
+            System.out.println(report.renderTables());
+            Path out = o.out();
+            if (out.getParent() != null) {
+                Files.createDirectories(out.getParent());
+            }
+            Files.writeString(out, markdown);
+            System.out.println("echo-bench: wrote " + out.toAbsolutePath());
+        } finally {
+            servers.values().forEach(ServerProcess::close);
+        }
+    }
+
+    private static void warm(NativeClients clients, ServerProcess s, int payload, Duration time) {
+        try {
+            LoadRun.run(clients.loadClient(), s.iorFile(), -1, s.ior().port(), 16, payload, Duration.ZERO, time,
+                    List.of());
+        } catch (RuntimeException e) {
+            System.out.println("echo-bench: warm-up of " + s.variantSpec() + " failed: " + firstLine(e));
+        }
+    }
+
+    private static String key(String variant, int payload, int connections) {
+        return variant + "/" + payload + "/" + connections;
+    }
+
+    private static String firstLine(Throwable e) {
+        String m = String.valueOf(e.getMessage()).strip().replace("\n", " | ");
+        return m.length() <= 300 ? m : m.substring(0, 300) + " ...";
+    }
+}

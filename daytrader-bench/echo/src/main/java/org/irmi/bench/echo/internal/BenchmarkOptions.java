@@ -1,0 +1,124 @@
+package org.irmi.bench.echo.internal;
+
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+
+import org.irmi.bench.echo.OrbVariant;
+import org.irmi.bench.echo.OrbVariants;
+
+/**
+ * The echo benchmark's settings, from its command line.
+ *
+ * @param quick          the short run
+ * @param variants       the variants to measure, in report order; the first is the baseline
+ * @param variantSpecs   per variant, what its server's {@code --orb} gets
+ * @param payloads       request sizes in bytes
+ * @param connections    client connection counts, ascending
+ * @param trials         trials per variant and cell
+ * @param warmup         unrecorded time before each trial's measurement
+ * @param measure        recorded time of each trial
+ * @param serverWarmup   load on each fresh server before the first cell (JIT)
+ * @param out            the Markdown report to write
+ */
+public record BenchmarkOptions(boolean quick, List<OrbVariant> variants, Map<String, String> variantSpecs,
+                               List<Integer> payloads, List<Integer> connections, int trials, Duration warmup,
+                               Duration measure, Duration serverWarmup, Path out) {
+
+    /** The command-line help. */
+    public static final String USAGE = """
+            usage: ./irmi echo-bench [--quick] [--variants jacorb,irmi] [--variant NAME=BASE,key=value,...]...
+                                     [--payloads 100,65536] [--connections 1,16,256,1000] [--trials N]
+                                     [--warmup-ms MS] [--measure-ms MS] [--out FILE]
+              Measures stock JacORB and I-RMI echo servers (each in its own JVM) with the omniORB C++
+              closed-loop client, and writes a Markdown report (default docs/benchmarks/echo.md, or
+              docs/benchmarks/echo-quick.md with --quick).
+              --variant adds an ORB variant made of a base variant plus ORB properties, e.g.
+                --variant irmi-mon=irmi,irmi.monitoring.per_request=true""";
+
+    /**
+     * Parses the command line.
+     *
+     * @throws IllegalArgumentException naming the bad option and what it needs
+     */
+    public static BenchmarkOptions parse(String[] args) {
+        boolean quick = false;
+        List<String> names = null;
+        List<String> extraSpecs = new ArrayList<>();
+        List<Integer> payloads = List.of(100, 64 * 1024);
+        List<Integer> connections = List.of(1, 16, 256, 1000);
+        Integer trials = null;
+        Long warmupMs = null;
+        Long measureMs = null;
+        Path out = null;
+        for (int i = 0; i < args.length; i++) {
+            String a = args[i];
+            if (a.equals("--quick")) {
+                quick = true;
+                continue;
+            }
+            if (i + 1 >= args.length) {
+                throw new IllegalArgumentException("unknown option or missing value: " + a);
+            }
+            String v = args[++i];
+            switch (a) {
+                case "--variants" -> names = List.of(v.split(","));
+                case "--variant" -> extraSpecs.add(v);
+                case "--payloads" -> payloads = ints(a, v, 0, 16 * 1024 * 1024);
+                case "--connections" -> connections = ints(a, v, 1, 10_000).stream().sorted().toList();
+                case "--trials" -> trials = ints(a, v, 1, 100).get(0);
+                case "--warmup-ms" -> warmupMs = (long) ints(a, v, 0, 600_000).get(0);
+                case "--measure-ms" -> measureMs = (long) ints(a, v, 100, 600_000).get(0);
+                case "--out" -> out = Path.of(v);
+                default -> throw new IllegalArgumentException("unknown option: " + a);
+            }
+        }
+        Map<String, OrbVariant> known = new LinkedHashMap<>(OrbVariants.builtIns());
+        Map<String, String> specs = new LinkedHashMap<>();
+        known.keySet().forEach(n -> specs.put(n, n));
+        List<OrbVariant> chosen = new ArrayList<>();
+        for (String n : names == null ? List.copyOf(known.keySet()) : names) {
+            OrbVariant v = known.get(n.trim());
+            if (v == null) {
+                throw new IllegalArgumentException("--variants: unknown variant '" + n + "'; known: "
+                        + String.join(", ", known.keySet()) + " (define more with --variant NAME=BASE,key=value)");
+            }
+            chosen.add(v);
+        }
+        for (String spec : extraSpecs) {
+            OrbVariant v = OrbVariants.parse(spec, known);
+            if (known.containsKey(v.name())) {
+                throw new IllegalArgumentException("--variant: name '" + v.name() + "' is taken");
+            }
+            known.put(v.name(), v);
+            specs.put(v.name(), spec);
+            chosen.add(v);
+        }
+        return new BenchmarkOptions(quick, List.copyOf(chosen), Map.copyOf(specs), List.copyOf(payloads),
+                List.copyOf(connections), trials != null ? trials : quick ? 2 : 5,
+                Duration.ofMillis(warmupMs != null ? warmupMs : quick ? 500 : 1000),
+                Duration.ofMillis(measureMs != null ? measureMs : quick ? 1500 : 3000),
+                Duration.ofMillis(quick ? 3000 : 8000),
+                out != null ? out : Path.of("docs", "benchmarks", quick ? "echo-quick.md" : "echo.md"));
+    }
+
+    private static List<Integer> ints(String option, String value, int min, int max) {
+        List<Integer> out = new ArrayList<>();
+        for (String s : value.split(",")) {
+            int n;
+            try {
+                n = Integer.parseInt(s.trim());
+            } catch (NumberFormatException e) {
+                throw new IllegalArgumentException(option + ": '" + s + "' is not a whole number");
+            }
+            if (n < min || n > max) {
+                throw new IllegalArgumentException(option + ": " + n + " is outside " + min + ".." + max);
+            }
+            out.add(n);
+        }
+        return out;
+    }
+}

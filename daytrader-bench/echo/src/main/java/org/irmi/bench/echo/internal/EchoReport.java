@@ -1,0 +1,216 @@
+package org.irmi.bench.echo.internal;
+
+import java.time.Instant;
+import java.time.ZoneOffset;
+import java.time.format.DateTimeFormatter;
+import java.util.List;
+import java.util.Locale;
+import java.util.Map;
+import java.util.Optional;
+
+import org.irmi.bench.echo.OrbVariant;
+
+/**
+ * Renders the echo benchmark's results as Markdown: the command, the machine, the method, the
+ * medians, the ratios of every variant to the first one (the baseline, stock JacORB), and the
+ * issue's targets checked against the figures.
+ */
+public final class EchoReport {
+
+    /** Calls/s ratio at and above which a variant counts as clearly ahead. */
+    public static final double CLEARLY_AHEAD = 1.2;
+
+    private final String command;
+    private final BenchmarkOptions options;
+    private final Instant started;
+    private final Instant finished;
+    private final String loadBefore;
+    private final String loadAfter;
+    private final long openFiles;
+    private final List<OrbVariant> variants;
+    private final Map<String, ProcessSample> idle;
+    private final List<CellSummary> cells;
+    private final List<String> notes;
+    private final List<String> trialLines;
+
+    public EchoReport(String command, BenchmarkOptions options, Instant started, Instant finished, String loadBefore,
+                      String loadAfter, long openFiles, List<OrbVariant> variants, Map<String, ProcessSample> idle,
+                      List<CellSummary> cells, List<String> notes, List<String> trialLines) {
+        this.command = command;
+        this.options = options;
+        this.started = started;
+        this.finished = finished;
+        this.loadBefore = loadBefore;
+        this.loadAfter = loadAfter;
+        this.openFiles = openFiles;
+        this.variants = variants;
+        this.idle = idle;
+        this.cells = cells;
+        this.notes = notes;
+        this.trialLines = trialLines;
+    }
+
+    /** The whole report. */
+    public String render() {
+        StringBuilder sb = new StringBuilder();
+        sb.append("# Echo benchmark: stock JacORB against I-RMI\n\n");
+        sb.append("Produced by `").append(command).append("` on ")
+                .append(DateTimeFormatter.ISO_LOCAL_DATE_TIME.format(started.atOffset(ZoneOffset.UTC).withNano(0)))
+                .append(" UTC, in ").append((finished.getEpochSecond() - started.getEpochSecond())).append(" s")
+                .append(options.quick() ? " (quick run: fewer and shorter trials; see docs/benchmarks/echo.md for the full run)" : "")
+                .append(".\n\n");
+        sb.append("## Machine\n\n");
+        sb.append("- CPU: ").append(MachineFacts.cpuModel()).append(", ")
+                .append(Runtime.getRuntime().availableProcessors()).append(" cores; memory ")
+                .append(MachineFacts.memTotalMb()).append(" MiB; Linux ").append(MachineFacts.kernel()).append('\n');
+        sb.append("- ").append(MachineFacts.java()).append("; JacORB ").append(MachineFacts.jacorbVersion())
+                .append("; omniORB ").append(MachineFacts.omniOrbVersion()).append(" (load client)\n");
+        sb.append("- open-files limit (ulimit -n): ").append(openFiles == Long.MAX_VALUE ? "unlimited" : openFiles)
+                .append(" (1,000 connections need about 1,256 on each side)\n");
+        sb.append("- load average before: ").append(loadBefore).append(", after: ").append(loadAfter)
+                .append(". The machine is shared (other builds may run); client and server share its cores.\n\n");
+
+        sb.append("## Method\n\n");
+        sb.append("- Each variant's echo server (`org.irmi.bench.echo.EchoServer`) runs in its own JVM (")
+                .append(String.join(" ", ServerProcess.JVM_OPTIONS)).append(") for the whole run; all are started at once"
+                        + " and measured in turns.\n");
+        sb.append("- Load: the omniORB C++ closed-loop client (`echo_load_client`, `-ORBmaxGIOPConnectionPerServer N`):"
+                + " N threads, each on its own connection, call `echoBytes` back to back. A trial opens the N connections"
+                + " (ramp), warms up ").append(options.warmup().toMillis()).append(" ms, then records every call's latency for ")
+                .append(options.measure().toMillis()).append(" ms in a log-linear histogram (under 0.8% error), read into HdrHistogram.\n");
+        sb.append("- ").append(options.trials()).append(" trials per variant and cell; the variants take turns and the order flips"
+                + " every round. Figures are medians over the trials. Each server was first warmed up with 16 connections for ")
+                .append(options.serverWarmup().toMillis()).append(" ms (100 B) and a third of that (64 KB).\n");
+        sb.append("- Server threads and RSS: the peaks of `Threads` and `VmRSS` in `/proc/<pid>/status` during a trial"
+                + " (median over trials). Conns: the fewest established connections on the server's port that any trial reached.\n");
+        sb.append("- Variants (the first is the baseline of the ratios):\n");
+        for (OrbVariant v : variants) {
+            sb.append("  - `").append(v.name()).append("`: ").append(v.description()).append(". Properties: `")
+                    .append(v.orbProperties()).append("`\n");
+        }
+        sb.append('\n');
+        sb.append(renderTables());
+        sb.append(renderPerConnection());
+        sb.append(renderTargets());
+        if (!notes.isEmpty()) {
+            sb.append("## Notes\n\n");
+            notes.forEach(n -> sb.append("- ").append(n).append('\n'));
+            sb.append('\n');
+        }
+        sb.append("<details><summary>Every trial</summary>\n\n```\n");
+        trialLines.forEach(l -> sb.append(l).append('\n'));
+        sb.append("```\n\n</details>\n");
+        return sb.toString();
+    }
+
+    /** The results table and the ratios table. */
+    public String renderTables() {
+        StringBuilder sb = new StringBuilder("## Results (medians)\n\n");
+        sb.append("| payload | conns | variant | calls/s | p50 ms | p99 ms | server threads | server RSS MB | conns seen | errors | ramp ms |\n");
+        sb.append("|---:|---:|---|---:|---:|---:|---:|---:|---:|---:|---:|\n");
+        for (CellSummary c : cells) {
+            if (!c.measured()) {
+                sb.append(String.format(Locale.ROOT, "| %s | %,d | %s | failed: %s | | | | | | | |%n", size(c.payloadBytes()),
+                        c.connections(), c.variant(), c.lastFailure()));
+                continue;
+            }
+            sb.append(String.format(Locale.ROOT, "| %s | %,d | %s | %,.0f | %.3f | %.3f | %.0f | %.0f | %,d | %d | %.0f |%n",
+                    size(c.payloadBytes()), c.connections(), c.variant() + (c.failures() > 0 ? " (" + c.failures() + " trials failed)" : ""),
+                    c.callsPerSecond(), c.p50Micros() / 1e3, c.p99Micros() / 1e3, c.serverThreads(), c.serverRssKb() / 1024,
+                    c.connectionsSeen(), c.errors(), c.rampMillis()));
+        }
+        sb.append('\n');
+        if (variants.size() > 1) {
+            String base = variants.get(0).name();
+            sb.append("## Ratios to `").append(base).append("` (medians; calls/s above 1 is better, the rest below 1 is better)\n\n");
+            sb.append("| payload | conns | variant | calls/s | p50 | p99 | threads | RSS |\n|---:|---:|---|---:|---:|---:|---:|---:|\n");
+            for (CellSummary c : cells) {
+                if (c.variant().equals(base)) {
+                    continue;
+                }
+                Optional<CellSummary> b = find(base, c.payloadBytes(), c.connections());
+                if (b.isEmpty() || !b.get().measured() || !c.measured()) {
+                    continue;
+                }
+                CellSummary j = b.get();
+                sb.append(String.format(Locale.ROOT, "| %s | %,d | %s | %.2f | %.2f | %.2f | %.2f | %.2f |%n",
+                        size(c.payloadBytes()), c.connections(), c.variant(), c.callsPerSecond() / j.callsPerSecond(),
+                        c.p50Micros() / j.p50Micros(), c.p99Micros() / j.p99Micros(), c.serverThreads() / j.serverThreads(),
+                        c.serverRssKb() / j.serverRssKb()));
+            }
+            sb.append('\n');
+        }
+        return sb.toString();
+    }
+
+    private String renderPerConnection() {
+        int maxConns = cells.stream().mapToInt(CellSummary::connections).max().orElse(0);
+        int smallest = options.payloads().stream().mapToInt(Integer::intValue).min().orElse(100);
+        StringBuilder sb = new StringBuilder("## Threads and memory per connection\n\n");
+        sb.append("Idle: after the warm-up, before the first trial. Per connection: (peak at ").append(String.format(Locale.ROOT, "%,d", maxConns))
+                .append(" connections, ").append(size(smallest)).append(" payload, minus idle) / ")
+                .append(String.format(Locale.ROOT, "%,d", maxConns)).append(". RSS also grows with the heap, so this is an upper bound.\n\n");
+        sb.append("| variant | idle threads | idle RSS MB | threads at max | RSS MB at max | threads per conn | RSS KB per conn |\n");
+        sb.append("|---|---:|---:|---:|---:|---:|---:|\n");
+        for (OrbVariant v : variants) {
+            ProcessSample i = idle.get(v.name());
+            Optional<CellSummary> at = find(v.name(), smallest, maxConns);
+            if (i == null || at.isEmpty() || !at.get().measured()) {
+                continue;
+            }
+            CellSummary c = at.get();
+            sb.append(String.format(Locale.ROOT, "| %s | %d | %d | %.0f | %.0f | %.3f | %.1f |%n", v.name(), i.threads(),
+                    i.rssKb() / 1024, c.serverThreads(), c.serverRssKb() / 1024,
+                    (c.serverThreads() - i.threads()) / maxConns, (c.serverRssKb() - i.rssKb()) / maxConns));
+        }
+        sb.append('\n');
+        return sb.toString();
+    }
+
+    private String renderTargets() {
+        if (variants.size() < 2) {
+            return "## Against the targets\n\nOnly " + variants.get(0).name() + " was measured, so no comparison.\n\n";
+        }
+        String base = variants.get(0).name();
+        StringBuilder sb = new StringBuilder("## Against the targets (issue 2)\n\n");
+        for (OrbVariant v : variants.subList(1, variants.size())) {
+            for (int payload : options.payloads()) {
+                sb.append("- `").append(v.name()).append("`, ").append(size(payload)).append(": ");
+                sb.append(verdict(v.name(), base, payload, 16, 1.0, "at least equal at 16 connections"));
+                sb.append("; ");
+                int max = cells.stream().mapToInt(CellSummary::connections).max().orElse(1000);
+                sb.append(verdict(v.name(), base, payload, max, CLEARLY_AHEAD,
+                        String.format(Locale.ROOT, "clearly ahead (>= %.1fx) at %,d connections", CLEARLY_AHEAD, max)));
+                find(v.name(), payload, max).filter(CellSummary::measured).ifPresent(c -> find(base, payload, max)
+                        .filter(CellSummary::measured).ifPresent(b -> sb.append(String.format(Locale.ROOT,
+                                "; threads %.0f vs %.0f, RSS %.0f MB vs %.0f MB", c.serverThreads(), b.serverThreads(),
+                                c.serverRssKb() / 1024, b.serverRssKb() / 1024))));
+                sb.append('\n');
+            }
+        }
+        sb.append('\n');
+        return sb.toString();
+    }
+
+    private String verdict(String variant, String base, int payload, int conns, double needed, String target) {
+        Optional<CellSummary> c = find(variant, payload, conns).filter(CellSummary::measured);
+        Optional<CellSummary> b = find(base, payload, conns).filter(CellSummary::measured);
+        if (c.isEmpty() || b.isEmpty()) {
+            return target + ": not measured";
+        }
+        double ratio = c.get().callsPerSecond() / b.get().callsPerSecond();
+        return String.format(Locale.ROOT, "%s: %s (%.2fx calls/s)", target, ratio >= needed ? "met" : "NOT met", ratio);
+    }
+
+    private Optional<CellSummary> find(String variant, int payload, int conns) {
+        return cells.stream().filter(c -> c.variant().equals(variant) && c.payloadBytes() == payload
+                && c.connections() == conns).findFirst();
+    }
+
+    private static String size(int bytes) {
+        if (bytes >= 1024 && bytes % 1024 == 0) {
+            return (bytes / 1024) + " KB";
+        }
+        return bytes + " B";
+    }
+}

@@ -1,0 +1,113 @@
+package org.irmi.bench.echo.internal;
+
+import java.io.IOException;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.concurrent.TimeUnit;
+
+/**
+ * An {@code org.irmi.bench.echo.EchoServer} in a JVM of its own, started from this JVM's class
+ * path and stopped with SIGTERM (then SIGKILL after 10 s).
+ */
+public final class ServerProcess implements AutoCloseable {
+
+    /** JVM options of every server, so variants differ only by their ORB properties. */
+    public static final List<String> JVM_OPTIONS = List.of("-Xmx1g", "-XX:+UseG1GC",
+            "-Dorg.slf4j.simpleLogger.defaultLogLevel=warn");
+
+    private final String variantSpec;
+    private final Process process;
+    private final Path iorFile;
+    private final IorInfo ior;
+
+    private ServerProcess(String variantSpec, Process process, Path iorFile, IorInfo ior) {
+        this.variantSpec = variantSpec;
+        this.process = process;
+        this.iorFile = iorFile;
+        this.ior = ior;
+    }
+
+    /**
+     * Starts a server and waits until its IOR file appears.
+     *
+     * @param variantSpec  what {@code --orb} gets: a built-in name or NAME=BASE,key=value,...
+     * @param workDir      where the IOR file and the server's log go
+     * @param startTimeout how long to wait for the IOR
+     * @throws IllegalStateException when it exits or does not publish its IOR in time, with its log
+     */
+    public static ServerProcess start(String variantSpec, String name, Path workDir, Duration startTimeout)
+            throws IOException {
+        Files.createDirectories(workDir);
+        Path iorFile = workDir.resolve(name + ".ior");
+        Path log = workDir.resolve(name + "-server.log");
+        Files.deleteIfExists(iorFile);
+        String java = Path.of(System.getProperty("java.home"), "bin", "java").toString();
+        List<String> cmd = new ArrayList<>(List.of(java));
+        cmd.addAll(JVM_OPTIONS);
+        cmd.addAll(List.of("-cp", System.getProperty("java.class.path"), "org.irmi.bench.echo.EchoServer",
+                "--orb", variantSpec, "--ior-file", iorFile.toString()));
+        Process p = new ProcessBuilder(cmd).redirectErrorStream(true).redirectOutput(log.toFile()).start();
+        long deadline = System.nanoTime() + startTimeout.toNanos();
+        try {
+            while (!Files.exists(iorFile)) {
+                if (!p.isAlive()) {
+                    throw new IllegalStateException("echo server '" + name + "' exited with " + p.exitValue()
+                            + "; its log (" + log + "):\n" + Files.readString(log));
+                }
+                if (System.nanoTime() > deadline) {
+                    p.destroyForcibly();
+                    throw new IllegalStateException("echo server '" + name + "' published no IOR within "
+                            + startTimeout.toSeconds() + " s; its log (" + log + "):\n" + Files.readString(log));
+                }
+                Thread.sleep(50);
+            }
+        } catch (InterruptedException e) {
+            p.destroyForcibly();
+            Thread.currentThread().interrupt();
+            throw new IllegalStateException("interrupted while starting " + name, e);
+        }
+        return new ServerProcess(variantSpec, p, iorFile, IorInfo.parse(Files.readString(iorFile)));
+    }
+
+    /** The server's process id. */
+    public long pid() {
+        return process.pid();
+    }
+
+    /** The IOR file. */
+    public Path iorFile() {
+        return iorFile;
+    }
+
+    /** The parsed IOR (host, port, key). */
+    public IorInfo ior() {
+        return ior;
+    }
+
+    /** What {@code --orb} was given. */
+    public String variantSpec() {
+        return variantSpec;
+    }
+
+    /** True while the server runs. */
+    public boolean isAlive() {
+        return process.isAlive();
+    }
+
+    @Override
+    public void close() {
+        process.destroy();
+        try {
+            if (!process.waitFor(10, TimeUnit.SECONDS)) {
+                process.destroyForcibly();
+                process.waitFor(10, TimeUnit.SECONDS);
+            }
+        } catch (InterruptedException e) {
+            process.destroyForcibly();
+            Thread.currentThread().interrupt();
+        }
+    }
+}
