@@ -89,10 +89,11 @@ public final class CrosstalkExperiment implements Experiment {
             ChildJvm server = children.add(ChildJvm.start(tag + "-server", SERVER_CPUS, context.classPath(),
                     withHeap(c.orb().jvmOptions(sla), "-Xmx512m"), CrosstalkServerMain.class, List.of("500"), context.logDir()));
             String ior = server.await("IOR", 30_000);
+            String smallIor = server.await("SMALL", 1_000);
             List<String> clientOptions = withHeap(OrbKind.PLAIN.jvmOptions(null), "-Xmx256m");
             if (c.streams() > 0) {
                 ChildJvm small = children.add(ChildJvm.start(tag + "-small", CLIENT_CPUS, context.classPath(), clientOptions,
-                        SmallStreamsMain.class, List.of(ior, String.valueOf(c.streams()), String.valueOf(SMALL_BYTES), "500"),
+                        SmallStreamsMain.class, List.of(smallIor, String.valueOf(c.streams()), String.valueOf(SMALL_BYTES), "500"),
                         context.logDir()));
                 small.await("IOR", 30_000);
                 Thread.sleep(500); // let the streams reach their steady rate

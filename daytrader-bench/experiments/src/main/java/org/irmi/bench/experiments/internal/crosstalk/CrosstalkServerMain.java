@@ -1,10 +1,15 @@
 package org.irmi.bench.experiments.internal.crosstalk;
 
+import java.nio.charset.StandardCharsets;
 import java.util.concurrent.atomic.AtomicLong;
 
 import org.irmi.bench.experiments.internal.corba.NodeServant;
 import org.irmi.bench.experiments.internal.corba.Roles;
 import org.omg.CORBA.ORB;
+import org.omg.CORBA.Policy;
+import org.omg.PortableServer.IdAssignmentPolicyValue;
+import org.omg.PortableServer.POA;
+import org.omg.PortableServer.POAHelper;
 
 /**
  * The crosstalk server: serves {@code putBulk} (the large stream) and {@code putSmall} (the 2 KB
@@ -23,13 +28,25 @@ public final class CrosstalkServerMain {
         ORB orb = Roles.startOrb(new String[0]);
         AtomicLong bulk = new AtomicLong();
         AtomicLong small = new AtomicLong();
-        Roles.serve(orb, new NodeServant() {
+        NodeServant servant = new NodeServant() {
             @Override
             protected long put(String operation, long assembledNanos, byte[] data) {
                 (operation.equals("putBulk") ? bulk : small).incrementAndGet();
                 return assembledNanos;
             }
-        });
+        };
+        // Two objects with readable keys, so an SLA can weight the large stream by object key.
+        POA root = POAHelper.narrow(orb.resolve_initial_references("RootPOA"));
+        POA poa = root.create_POA("CrosstalkPOA", root.the_POAManager(),
+                new Policy[] {root.create_id_assignment_policy(IdAssignmentPolicyValue.USER_ID)});
+        poa.activate_object_with_id("bulk".getBytes(StandardCharsets.US_ASCII), servant);
+        poa.activate_object_with_id("small".getBytes(StandardCharsets.US_ASCII), servant);
+        root.the_POAManager().activate();
+        Thread runner = new Thread(orb::run, "orb-run");
+        runner.setDaemon(true);
+        runner.start();
+        Roles.report("SMALL " + orb.object_to_string(poa.id_to_reference("small".getBytes(StandardCharsets.US_ASCII))));
+        Roles.report("IOR " + orb.object_to_string(poa.id_to_reference("bulk".getBytes(StandardCharsets.US_ASCII))));
         while (!Roles.stopping()) {
             Roles.report("STAT " + System.currentTimeMillis() + " " + bulk.get() + " " + small.get());
             Thread.sleep(statMillis);
