@@ -1,0 +1,75 @@
+package org.irmi.monitors;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import java.time.Duration;
+
+import org.junit.jupiter.api.Test;
+
+class RemoteLoadStoreTest {
+
+    private final ManualClock clock = new ManualClock();
+    private final WindowConfig tenSeconds = WindowConfig.of(Duration.ofSeconds(10), 10);
+
+    private static LoadReport cpu(int permille, int queue) {
+        return new LoadReport(permille, 100, queue, 0, 0, false, false);
+    }
+
+    @Test
+    void shouldAverageReportsOverTheWindowWhenAHostReportsRepeatedly() {
+        RemoteLoadStore store = RemoteLoadStore.of(tenSeconds, clock);
+        store.onReport("h1", cpu(200, 3));
+        clock.advanceMillis(1_000);
+        store.onReport("h1", cpu(600, 9));
+        clock.advanceMillis(500);
+        RemoteHostSnapshot s = store.snapshot("h1").orElseThrow();
+        assertThat(s.meanCpuPermille()).isEqualTo(400.0);
+        assertThat(s.maxQueueLength()).isEqualTo(9);
+        assertThat(s.reportsInWindow()).isEqualTo(2);
+        assertThat(s.latest()).isEqualTo(cpu(600, 9));
+        assertThat(s.ageNanos()).isEqualTo(500_000_000L);
+        assertThat(s.isFresh(1_000_000_000L)).isTrue();
+    }
+
+    @Test
+    void shouldKnowNothingWhenAPeerWithoutIrmiSendsNoContext() {
+        RemoteLoadStore store = RemoteLoadStore.of(tenSeconds, clock);
+        assertThat(store.onServiceContext("omniorb-peer", null)).isFalse();
+        assertThat(store.snapshot("omniorb-peer")).isEmpty();
+        assertThat(store.hosts()).isEmpty();
+        assertThat(store.malformedReports()).isZero();
+    }
+
+    @Test
+    void shouldCountAndDropWhenContextIsMalformed() {
+        RemoteLoadStore store = RemoteLoadStore.of(tenSeconds, clock);
+        assertThat(store.onServiceContext("h", new byte[] {9, 9})).isFalse();
+        assertThat(store.malformedReports()).isEqualTo(1);
+        assertThat(store.onServiceContext("h", LoadReportCodec.encode(cpu(10, 0)))).isTrue();
+        assertThat(store.snapshot("h")).isPresent();
+    }
+
+    @Test
+    void shouldEvictTheStalestHostWhenFull() {
+        RemoteLoadStore store = RemoteLoadStore.of(tenSeconds, clock, 2);
+        store.onReport("a", cpu(1, 0));
+        clock.advanceMillis(1);
+        store.onReport("b", cpu(1, 0));
+        clock.advanceMillis(1);
+        store.onReport("a", cpu(1, 0)); // a is now fresher than b
+        clock.advanceMillis(1);
+        store.onReport("c", cpu(1, 0));
+        assertThat(store.hosts()).containsExactlyInAnyOrder("a", "c");
+    }
+
+    @Test
+    void shouldKeepTheLatestReportWhenTheWindowHasPassed() {
+        RemoteLoadStore store = RemoteLoadStore.of(tenSeconds, clock);
+        store.onReport("h", cpu(500, 1));
+        clock.advanceMillis(30_000);
+        RemoteHostSnapshot s = store.snapshot("h").orElseThrow();
+        assertThat(s.reportsInWindow()).isZero();
+        assertThat(s.latest().cpuPermille()).isEqualTo(500);
+        assertThat(s.isFresh(10_000_000_000L)).isFalse();
+    }
+}
