@@ -1,0 +1,266 @@
+package org.irmi.isolation;
+
+import io.micrometer.core.instrument.FunctionCounter;
+import io.micrometer.core.instrument.Gauge;
+import io.micrometer.core.instrument.MeterRegistry;
+import io.micrometer.core.instrument.binder.MeterBinder;
+import java.util.Objects;
+import java.util.Optional;
+import java.util.function.LongSupplier;
+import java.util.function.Supplier;
+import org.irmi.isolation.internal.DecisionRecorder;
+import org.irmi.isolation.internal.DefaultPoisonMessagePoint;
+import org.irmi.isolation.internal.DefaultQosCrosstalkPoint;
+import org.irmi.isolation.internal.DefaultSlowClientPoint;
+import org.irmi.monitors.EdgeDetector;
+import org.irmi.monitors.EdgeEvent;
+import org.irmi.monitors.EdgeSample;
+
+/**
+ * Builds and holds the isolation points of one ORB: the factory the ORB's glue uses.
+ *
+ * <pre>{@code
+ * IsolationRuntime rt = IsolationRuntime.builder()
+ *     .clock(System::nanoTime, System::currentTimeMillis)
+ *     .slowClient(slowClientConfig, module)          // optional
+ *     .poison(poisonConfig, module)                  // optional
+ *     .crosstalk(crosstalkConfig)                    // optional
+ *     .localLoad(() -> new LocalLoad(cpu, heap, gc)) // for the slow-client point
+ *     .edges(edgeDetector, () -> edgeSample)         // feeds the poison point from the monitors
+ *     .build();
+ * rt.slowClient().ifPresent(p -> ...);               // client call hook
+ * rt.poison().ifPresent(p -> ...);                   // reader-thread hook, cost hook
+ * rt.newCrosstalkPoint(tuner)                        // on the selector thread, once
+ * every 100 ms: rt.tick(nanoTime)                    // windows, policies, edges, episodes
+ * }</pre>
+ * With an SLA, {@code org.irmi.adaptation.IsolationSetup.fromSla(...)} fills the builder.
+ *
+ * <p>THREAD SAFETY: the points are safe as their Javadoc says; {@link #tick} is called by one
+ * thread at a time.
+ */
+public final class IsolationRuntime implements MeterBinder {
+    private final LongSupplier nanoClock;
+    private final DecisionRecorder recorder;
+    private final DefaultSlowClientPoint slowClient;
+    private final DefaultPoisonMessagePoint poison;
+    private final CrosstalkConfig crosstalkConfig;
+    private final EdgeDetector edgeDetector;
+    private final Supplier<EdgeSample> edgeSamples;
+    private volatile DefaultQosCrosstalkPoint crosstalk;
+
+    private IsolationRuntime(Builder b) {
+        this.nanoClock = b.nanoClock;
+        this.recorder = new DecisionRecorder(b.wallClockMillis);
+        this.slowClient = b.slowClientConfig == null ? null : new DefaultSlowClientPoint(
+                b.slowClientConfig, b.slowClientModule, recorder, b.localLoad, b.nanoClock);
+        this.poison = b.poisonConfig == null ? null : new DefaultPoisonMessagePoint(
+                b.poisonConfig, b.poisonModule, recorder, b.nanoClock);
+        this.crosstalkConfig = b.crosstalkConfig;
+        this.edgeDetector = b.edgeDetector;
+        this.edgeSamples = b.edgeSamples;
+        for (DecisionListener l : b.listeners) {
+            recorder.addListener(l);
+        }
+    }
+
+    /** @return a builder with no points and the system clocks. */
+    public static Builder builder() {
+        return new Builder();
+    }
+
+    /** @return the slow-client point, if configured. */
+    public Optional<SlowClientPoint> slowClient() {
+        return Optional.ofNullable(slowClient);
+    }
+
+    /** @return the poison-message point, if configured. */
+    public Optional<PoisonMessagePoint> poison() {
+        return Optional.ofNullable(poison);
+    }
+
+    /**
+     * Creates the crosstalk point for the selector that owns the connections. SELECTOR THREAD:
+     * the point it returns must only be used by that thread.
+     *
+     * @return the point, or empty when crosstalk is not configured
+     */
+    public Optional<QosCrosstalkPoint> newCrosstalkPoint(ConnectionTuner tuner) {
+        if (crosstalkConfig == null) {
+            return Optional.empty();
+        }
+        DefaultQosCrosstalkPoint p = new DefaultQosCrosstalkPoint(crosstalkConfig,
+                Objects.requireNonNull(tuner, "tuner"));
+        crosstalk = p;
+        return Optional.of(p);
+    }
+
+    /** @return the crosstalk config, if configured (so the glue can size things up front). */
+    public Optional<CrosstalkConfig> crosstalkConfig() {
+        return Optional.ofNullable(crosstalkConfig);
+    }
+
+    /**
+     * Periodic work: the slow-client windows and policy, the edge detector (when bound) and the
+     * poison point's pending episode. Call every 50..500 ms from one thread.
+     */
+    public void tick(long nowNanos) {
+        if (slowClient != null) {
+            slowClient.tick(nowNanos);
+        }
+        if (poison != null) {
+            if (edgeDetector != null && edgeSamples != null) {
+                EdgeSample s = edgeSamples.get();
+                if (s != null) {
+                    edgeDetector.onSample(s).ifPresent(this::onEdge);
+                }
+            }
+            poison.tick(nowNanos);
+        }
+    }
+
+    /** Routes an edge of the monitors' detector to the poison point. */
+    public void onEdge(EdgeEvent event) {
+        if (poison == null) {
+            return;
+        }
+        Evidence.Builder e = Evidence.builder()
+                .put("throughputPerSecond", event.sample().throughputPerSecond())
+                .put("baselineThroughputPerSecond", event.baseline().throughputPerSecond())
+                .put("cpuCores", event.sample().cpuCores())
+                .put("gcTimeFraction", event.sample().gcTimeFraction())
+                .put("allocatedBytesPerSecond", event.sample().allocatedBytesPerSecond());
+        if (event instanceof EdgeEvent.RisingEdge r) {
+            e.put("throughputDropPercent", r.throughputDropPercent());
+            r.risePercent().forEach((res, pct) -> e.put(res.name().toLowerCase(
+                    java.util.Locale.ROOT) + "RisePercent", pct));
+            poison.onRisingEdge(event.atNanos(), e.build());
+        } else if (event instanceof EdgeEvent.FallingEdge f) {
+            e.put("episodeNanos", f.episodeNanos());
+            poison.onFallingEdge(event.atNanos(), e.build());
+        }
+    }
+
+    /** @return whether this node should advertise overload in its load reports (cooperation). */
+    public boolean advertisesOverload(long nowNanos) {
+        return poison != null && poison.advertisesOverload(nowNanos);
+    }
+
+    /** @return whether the poison point is inside an episode now. */
+    public boolean inPoisonEpisode() {
+        return poison != null && poison.inEpisode();
+    }
+
+    /** Adds a listener for every decision event. */
+    public void addListener(DecisionListener listener) {
+        recorder.addListener(listener);
+    }
+
+    /** @return how many decisions of an action a point made since start. */
+    public long decisions(PointKind point, Decision.Action action) {
+        return recorder.count(point, action);
+    }
+
+    /** @return the runtime's monotonic clock. */
+    public LongSupplier nanoClock() {
+        return nanoClock;
+    }
+
+    @Override
+    public void bindTo(MeterRegistry registry) {
+        recorder.bindTo(registry);
+        if (slowClient != null) {
+            Gauge.builder("irmi.isolation.slow_client.triggered_pairs", slowClient,
+                            DefaultSlowClientPoint::triggeredPairs)
+                    .description("Causal pairs whose slow-client point is triggered now")
+                    .baseUnit("pairs").register(registry);
+        }
+        if (poison != null) {
+            Gauge.builder("irmi.isolation.poison.filtered", poison, p -> p.filtered().size())
+                    .description("Request signatures filtered as poison now (incl. on probation)")
+                    .baseUnit("signatures").register(registry);
+            Gauge.builder("irmi.isolation.poison.in_flight", poison,
+                            DefaultPoisonMessagePoint::inFlightCount)
+                    .description("Requests the poison point tracks as in flight")
+                    .baseUnit("requests").register(registry);
+            FunctionCounter.builder("irmi.isolation.poison.episodes", poison,
+                            DefaultPoisonMessagePoint::episodes)
+                    .description("Poison episodes analysed (rising to falling edge)")
+                    .baseUnit("episodes").register(registry);
+        }
+        if (crosstalkConfig != null) {
+            Gauge.builder("irmi.isolation.crosstalk.active_streams", this,
+                            rt -> rt.crosstalk == null ? 0 : rt.crosstalk.activeStreams())
+                    .description("Streams the QoS-crosstalk point counts as active")
+                    .baseUnit("streams").register(registry);
+        }
+    }
+
+    /** Builds an {@link IsolationRuntime}. */
+    public static final class Builder {
+        private LongSupplier nanoClock = System::nanoTime;
+        private LongSupplier wallClockMillis = System::currentTimeMillis;
+        private SlowClientConfig slowClientConfig;
+        private AdaptationModule slowClientModule;
+        private PoisonConfig poisonConfig;
+        private AdaptationModule poisonModule;
+        private CrosstalkConfig crosstalkConfig;
+        private Supplier<LocalLoad> localLoad = () -> LocalLoad.UNKNOWN;
+        private EdgeDetector edgeDetector;
+        private Supplier<EdgeSample> edgeSamples;
+        private final java.util.List<DecisionListener> listeners = new java.util.ArrayList<>();
+
+        private Builder() {
+        }
+
+        /** The monotonic clock (nanoseconds) and the wall clock (milliseconds, for events). */
+        public Builder clock(LongSupplier nanoClock, LongSupplier wallClockMillis) {
+            this.nanoClock = Objects.requireNonNull(nanoClock, "nanoClock");
+            this.wallClockMillis = Objects.requireNonNull(wallClockMillis, "wallClockMillis");
+            return this;
+        }
+
+        /** The monitors' clock. */
+        public Builder clock(org.irmi.monitors.Clock clock) {
+            return clock(clock::nanoTime, clock::wallMillis);
+        }
+
+        public Builder slowClient(SlowClientConfig config, AdaptationModule module) {
+            this.slowClientConfig = Objects.requireNonNull(config, "config");
+            this.slowClientModule = Objects.requireNonNull(module, "module");
+            return this;
+        }
+
+        public Builder poison(PoisonConfig config, AdaptationModule module) {
+            this.poisonConfig = Objects.requireNonNull(config, "config");
+            this.poisonModule = Objects.requireNonNull(module, "module");
+            return this;
+        }
+
+        public Builder crosstalk(CrosstalkConfig config) {
+            this.crosstalkConfig = Objects.requireNonNull(config, "config");
+            return this;
+        }
+
+        /** This node's load, read at each tick by the slow-client point. */
+        public Builder localLoad(Supplier<LocalLoad> localLoad) {
+            this.localLoad = Objects.requireNonNull(localLoad, "localLoad");
+            return this;
+        }
+
+        /** The monitors' edge detector and where its samples come from; ticked by the runtime. */
+        public Builder edges(EdgeDetector detector, Supplier<EdgeSample> samples) {
+            this.edgeDetector = Objects.requireNonNull(detector, "detector");
+            this.edgeSamples = Objects.requireNonNull(samples, "samples");
+            return this;
+        }
+
+        public Builder listener(DecisionListener listener) {
+            listeners.add(Objects.requireNonNull(listener, "listener"));
+            return this;
+        }
+
+        public IsolationRuntime build() {
+            return new IsolationRuntime(this);
+        }
+    }
+}

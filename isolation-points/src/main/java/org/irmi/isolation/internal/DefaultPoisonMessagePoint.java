@@ -1,0 +1,393 @@
+package org.irmi.isolation.internal;
+
+import java.util.ArrayDeque;
+import java.util.HashMap;
+import java.util.HashSet;
+import java.util.List;
+import java.util.Map;
+import java.util.Set;
+import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.atomic.LongAdder;
+import java.util.function.LongSupplier;
+import org.irmi.isolation.AdaptationModule;
+import org.irmi.isolation.Decision;
+import org.irmi.isolation.EpisodeReport;
+import org.irmi.isolation.Evidence;
+import org.irmi.isolation.IncomingRequest;
+import org.irmi.isolation.PointKind;
+import org.irmi.isolation.PoisonConfig;
+import org.irmi.isolation.PoisonMessagePoint;
+import org.irmi.isolation.SignatureRule;
+import org.irmi.isolation.StreamKey;
+import org.irmi.isolation.Trigger;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/**
+ * The poison-message point. The reader path is a map put (and, only while something is filtered,
+ * a map get); dispatch ends are a map remove and three adder increments. Edges and the episode
+ * analysis take the episode lock, which the reader path never takes.
+ */
+public final class DefaultPoisonMessagePoint implements PoisonMessagePoint {
+    private static final Logger LOG = LoggerFactory.getLogger("irmi.poison");
+    private static final int MAX_REPORTS = 100;
+
+    private final PoisonConfig config;
+    private final AdaptationModule module;
+    private final DecisionRecorder recorder;
+    private final LongSupplier nanoClock;
+    private final ConcurrentHashMap<String, List<SignatureRule>> rulesByOperation =
+            new ConcurrentHashMap<>();
+    private final ConcurrentHashMap<Long, InFlight> inFlight = new ConcurrentHashMap<>();
+    private final ConcurrentHashMap<String, FilterEntry> filters = new ConcurrentHashMap<>();
+    private final ConcurrentHashMap<String, Cost> baseline = new ConcurrentHashMap<>();
+    private final SuspectAnalyzer analyzer;
+    private final Object episodeLock = new Object();
+    private final ArrayDeque<EpisodeReport> reports = new ArrayDeque<>();
+
+    /** Costs of the current episode, or null outside one. Written under the episode lock. */
+    private volatile ConcurrentHashMap<String, Cost> episodeCosts;
+    /** S1 requests still in flight at the falling edge; analysis waits for them. */
+    private volatile Set<Long> pendingKeys;
+    private volatile long risingEdges;
+    private volatile long lastOverloadNanos = Long.MIN_VALUE / 2;
+    private volatile boolean inEpisode;
+    // episode lock only:
+    private Set<String> s1;
+    private Set<String> s2;
+    private long risingNanos;
+    private long fallingNanos;
+    private long pendingDeadlineNanos;
+
+    private record InFlight(String signature, boolean probe, long risingEdgesAtAdmission) {
+    }
+
+    /** Cost accumulated by one signature; written by dispatch threads. */
+    private static final class Cost {
+        final LongAdder requests = new LongAdder();
+        final LongAdder cpuNanos = new LongAdder();
+        final LongAdder allocatedBytes = new LongAdder();
+
+        void add(long cpu, long alloc) {
+            requests.increment();
+            if (cpu > 0) {
+                cpuNanos.add(cpu);
+            }
+            if (alloc > 0) {
+                allocatedBytes.add(alloc);
+            }
+        }
+
+        CostTotals totals() {
+            return new CostTotals(requests.sum(), cpuNanos.sum(), allocatedBytes.sum());
+        }
+    }
+
+    public DefaultPoisonMessagePoint(PoisonConfig config, AdaptationModule module,
+                                     DecisionRecorder recorder, LongSupplier nanoClock) {
+        this.config = config;
+        this.module = module;
+        this.recorder = recorder;
+        this.nanoClock = nanoClock;
+        this.analyzer = new SuspectAnalyzer(config);
+    }
+
+    /** @return the request's signature: its operation, plus argument bytes when a rule says so. */
+    public String signatureOf(IncomingRequest request) {
+        byte[] args = request.argumentBytes();
+        if (args == null || config.signatures().isEmpty()) {
+            return request.operation();
+        }
+        List<SignatureRule> rules = rulesByOperation.get(request.operation());
+        if (rules == null) {
+            List<SignatureRule> l = new java.util.ArrayList<>();
+            for (SignatureRule r : config.signatures()) {
+                if (r.operation().matches(request.operation())) {
+                    l.add(r);
+                }
+            }
+            rules = List.copyOf(l);
+            if (rulesByOperation.size() < 10_000) {
+                rulesByOperation.put(request.operation(), rules);
+            }
+        }
+        String sig = request.operation();
+        for (SignatureRule r : rules) {
+            String suffix = r.suffix(args);
+            if (suffix != null) {
+                sig = sig + suffix;
+            }
+        }
+        return sig;
+    }
+
+    @Override
+    public Decision onRequestHeader(IncomingRequest request) {
+        String sig = signatureOf(request);
+        boolean probe = false;
+        if (!filters.isEmpty()) {
+            FilterEntry entry = filters.get(sig);
+            if (entry != null) {
+                long now = nanoClock.getAsLong();
+                FilterEntry.Admission a;
+                synchronized (entry) {
+                    a = entry.onRequest(now, config);
+                }
+                if (a == FilterEntry.Admission.REFUSE) {
+                    return refuse(request, sig, entry, now);
+                }
+                if (a == FilterEntry.Admission.ADMIT) {
+                    filters.remove(sig, entry);
+                } else {
+                    probe = true;
+                    LOG.info("irmi.poison probation probe admitted signature={} stream={}", sig,
+                            request.stream());
+                }
+            }
+        }
+        inFlight.put(request.requestKey(), new InFlight(sig, probe, risingEdges));
+        recorder.countProceed(PointKind.POISON_MESSAGE);
+        return Decision.PROCEED;
+    }
+
+    private Decision refuse(IncomingRequest request, String sig, FilterEntry entry, long now) {
+        StreamKey stream = request.stream();
+        Evidence evidence;
+        synchronized (entry) {
+            evidence = Evidence.builder().put("timesFiltered", entry.timesFiltered())
+                    .put("coolDownNanos", entry.coolDownNanos())
+                    .put("probation", entry.phase() == FilterEntry.Phase.PROBATION ? 1 : 0)
+                    .put("healthyProbes", entry.healthyProbes()).build();
+        }
+        Decision d = module.decide(new Trigger(PointKind.POISON_MESSAGE, stream, request,
+                evidence, now)).enforceableOnReaderThread();
+        recorder.record(PointKind.POISON_MESSAGE, stream, module.name() + ":" + sig, d, evidence);
+        if (d instanceof Decision.Proceed) {
+            inFlight.put(request.requestKey(), new InFlight(sig, false, risingEdges));
+        }
+        return d;
+    }
+
+    @Override
+    public void onDispatchStart(long requestKey) {
+        // the in-flight set is kept from the header on; queued requests count as in flight too,
+        // which only widens S1 and S2 alike
+    }
+
+    @Override
+    public void onDispatchEnd(long requestKey, long cpuNanos, long allocatedBytes) {
+        InFlight f = inFlight.remove(requestKey);
+        if (f == null) {
+            return;
+        }
+        ConcurrentHashMap<String, Cost> episode = episodeCosts;
+        Set<Long> pending = pendingKeys;
+        boolean pendingHit = pending != null && pending.remove(requestKey);
+        ConcurrentHashMap<String, Cost> target = episode != null ? episode : baseline;
+        target.computeIfAbsent(f.signature(), k -> new Cost()).add(cpuNanos, allocatedBytes);
+        if (f.probe()) {
+            probeDone(f, cpuNanos, allocatedBytes);
+        }
+        if (pendingHit && pending.isEmpty()) {
+            synchronized (episodeLock) {
+                if (pendingKeys == pending) {
+                    analyse(nanoClock.getAsLong());
+                }
+            }
+        }
+    }
+
+    private void probeDone(InFlight f, long cpuNanos, long allocatedBytes) {
+        FilterEntry entry = filters.get(f.signature());
+        if (entry == null) {
+            return;
+        }
+        CostTotals base = CostTotals.ZERO;
+        for (Cost c : baseline.values()) {
+            base = base.plus(c.totals());
+        }
+        boolean costly = base.requests() >= config.minBaselineRequests()
+                && ((cpuNanos > 0 && cpuNanos >= config.costFactor() * base.cpuPerRequest())
+                || (allocatedBytes > 0
+                && allocatedBytes >= config.costFactor() * base.allocatedPerRequest()));
+        boolean edgeMeanwhile = risingEdges != f.risingEdgesAtAdmission() || inEpisode;
+        boolean healthy = !costly && !edgeMeanwhile;
+        long now = nanoClock.getAsLong();
+        FilterEntry.Phase phase;
+        synchronized (entry) {
+            phase = entry.onProbeDone(now, healthy, config);
+        }
+        LOG.info("irmi.poison probation probe signature={} healthy={} cpuNanos={} allocatedBytes={}"
+                + " edgeMeanwhile={} phase={}", f.signature(), healthy, cpuNanos, allocatedBytes,
+                edgeMeanwhile, phase);
+        if (phase == FilterEntry.Phase.READMITTED) {
+            filters.remove(f.signature(), entry);
+        }
+    }
+
+    @Override
+    public void onRisingEdge(long nowNanos, Evidence evidence) {
+        synchronized (episodeLock) {
+            if (pendingKeys != null) {
+                analyse(nowNanos); // a new episode starts before the last one's stragglers ended
+            }
+            if (inEpisode) {
+                return;
+            }
+            s1 = signaturesInFlight();
+            risingNanos = nowNanos;
+            episodeCosts = new ConcurrentHashMap<>();
+            risingEdges++;
+            inEpisode = true;
+            lastOverloadNanos = nowNanos;
+            LOG.info("irmi.poison rising edge S1={} evidence={}", s1, evidence);
+        }
+    }
+
+    @Override
+    public void onFallingEdge(long nowNanos, Evidence evidence) {
+        synchronized (episodeLock) {
+            if (!inEpisode) {
+                return;
+            }
+            inEpisode = false;
+            lastOverloadNanos = nowNanos;
+            s2 = signaturesInFlight();
+            fallingNanos = nowNanos;
+            LOG.info("irmi.poison falling edge S2={} evidence={}", s2, evidence);
+            // requests of S1 still running: their cost is not known yet; wait for them
+            Set<Long> pending = ConcurrentHashMap.newKeySet();
+            for (Map.Entry<Long, InFlight> e : inFlight.entrySet()) {
+                if (s1.contains(e.getValue().signature())
+                        && e.getValue().risingEdgesAtAdmission() < risingEdges) {
+                    pending.add(e.getKey());
+                }
+            }
+            if (pending.isEmpty()) {
+                analyse(nowNanos);
+            } else {
+                pendingKeys = pending;
+                pendingDeadlineNanos = nowNanos + 2 * (nowNanos - risingNanos) + 1_000_000_000L;
+            }
+        }
+    }
+
+    @Override
+    public void tick(long nowNanos) {
+        if (pendingKeys != null) {
+            synchronized (episodeLock) {
+                if (pendingKeys != null && nowNanos >= pendingDeadlineNanos) {
+                    analyse(nowNanos);
+                }
+            }
+        }
+    }
+
+    /** Episode lock held. */
+    private void analyse(long nowNanos) {
+        ConcurrentHashMap<String, Cost> costs = episodeCosts;
+        episodeCosts = null;
+        pendingKeys = null;
+        Map<String, CostTotals> ep = totals(costs);
+        Map<String, CostTotals> base = totals(baseline);
+        Set<String> protectedOrFiltered = new HashSet<>(filters.keySet());
+        for (String sig : s1) {
+            if (config.neverFilter(operationOf(sig))) {
+                protectedOrFiltered.add(sig);
+            }
+        }
+        for (String sig : ep.keySet()) {
+            if (config.neverFilter(operationOf(sig))) {
+                protectedOrFiltered.add(sig);
+            }
+        }
+        if (!config.attribution()) {
+            ep.replaceAll((k, c) -> new CostTotals(c.requests(), 0, 0));
+        }
+        SuspectAnalyzer.Verdict v = analyzer.onEpisode(s1, s2, ep, base, protectedOrFiltered);
+        for (String sig : v.toFilter()) {
+            filters.putIfAbsent(sig, new FilterEntry(nowNanos, config.coolDownNanos()));
+            lastOverloadNanos = nowNanos;
+        }
+        EpisodeReport report = new EpisodeReport(v.episode(), risingNanos, fallingNanos,
+                v.suspects(), v.narrowed(), v.namedByCost(), v.toFilter(), v.evidence());
+        synchronized (reports) {
+            reports.addLast(report);
+            if (reports.size() > MAX_REPORTS) {
+                reports.removeFirst();
+            }
+        }
+        LOG.info("irmi.poison episode={} suspects={} narrowed={} namedByCost={} filtered={} "
+                + "evidence={}", v.episode(), v.suspects(), v.narrowed(), v.namedByCost(),
+                v.toFilter(), v.evidence());
+    }
+
+    private static String operationOf(String signature) {
+        int hash = signature.indexOf('#');
+        return hash < 0 ? signature : signature.substring(0, hash);
+    }
+
+    private static Map<String, CostTotals> totals(Map<String, Cost> costs) {
+        Map<String, CostTotals> out = new HashMap<>();
+        if (costs != null) {
+            costs.forEach((k, c) -> out.put(k, c.totals()));
+        }
+        return out;
+    }
+
+    private Set<String> signaturesInFlight() {
+        Set<String> s = new HashSet<>();
+        for (InFlight f : inFlight.values()) {
+            s.add(f.signature());
+        }
+        return s;
+    }
+
+    @Override
+    public int argumentBytesWanted(String operation) {
+        return config.argumentBytesNeeded(operation);
+    }
+
+    @Override
+    public boolean advertisesOverload(long nowNanos) {
+        return inEpisode || nowNanos - lastOverloadNanos < config.advertiseOverloadNanos();
+    }
+
+    @Override
+    public Set<String> filtered() {
+        return Set.copyOf(filters.keySet());
+    }
+
+    @Override
+    public int episodes() {
+        synchronized (episodeLock) {
+            return analyzer.episodes();
+        }
+    }
+
+    @Override
+    public List<EpisodeReport> episodeReports() {
+        synchronized (reports) {
+            return List.copyOf(reports);
+        }
+    }
+
+    @Override
+    public void filter(String signature, long nowNanos) {
+        if (config.neverFilter(operationOf(signature))) {
+            throw new IllegalArgumentException("`" + signature + "` matches poison.neverFilter");
+        }
+        filters.putIfAbsent(signature, new FilterEntry(nowNanos, config.coolDownNanos()));
+        LOG.info("irmi.poison filtered by hand signature={}", signature);
+    }
+
+    /** @return requests in flight now (a gauge). */
+    public int inFlightCount() {
+        return inFlight.size();
+    }
+
+    /** @return whether an episode is open. */
+    public boolean inEpisode() {
+        return inEpisode;
+    }
+}

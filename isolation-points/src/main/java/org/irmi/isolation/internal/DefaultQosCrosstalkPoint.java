@@ -1,0 +1,156 @@
+package org.irmi.isolation.internal;
+
+import java.util.ArrayList;
+import java.util.HashMap;
+import java.util.List;
+import java.util.Map;
+import org.irmi.isolation.ConnectionTuner;
+import org.irmi.isolation.CrosstalkConfig;
+import org.irmi.isolation.IncomingRequest;
+import org.irmi.isolation.QosCrosstalkPoint;
+import org.irmi.isolation.WeightRule;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/**
+ * The QoS-crosstalk point. SELECTOR THREAD ONLY: all state lives in plain maps owned by the one
+ * selector thread. A connection's weight is the first rule matching its client address, replaced
+ * by the weight of the first object-key or tag rule its latest request matched.
+ *
+ * <p>Budgets are pushed to the {@link ConnectionTuner} only when they change, so a steady set of
+ * streams costs one allocation pass per tick and no system calls.
+ */
+public final class DefaultQosCrosstalkPoint implements QosCrosstalkPoint {
+    private static final Logger LOG = LoggerFactory.getLogger("irmi.crosstalk");
+    private final CrosstalkConfig config;
+    private final ConnectionTuner tuner;
+    private final Map<Long, Conn> connections = new HashMap<>();
+    private volatile int activeStreams;
+
+    /** One connection's state; selector thread only. */
+    private static final class Conn {
+        final long id;
+        final double addressWeight;
+        double weight;
+        long bytesRead;
+        long bytesAtLastTick;
+        long lastActiveNanos = Long.MIN_VALUE / 2;
+        int appliedBudget = -1;
+        int appliedReceiveBuffer = -1;
+
+        Conn(long id, double addressWeight) {
+            this.id = id;
+            this.addressWeight = addressWeight;
+            this.weight = addressWeight;
+        }
+    }
+
+    public DefaultQosCrosstalkPoint(CrosstalkConfig config, ConnectionTuner tuner) {
+        this.config = config;
+        this.tuner = tuner;
+    }
+
+    @Override
+    public void onConnectionOpened(long connectionId, String peerAddress) {
+        double w = config.defaultWeight();
+        for (WeightRule r : config.rules()) {
+            if (r.match() == WeightRule.Match.CLIENT_ADDRESS && r.matches(peerAddress)) {
+                w = r.weight();
+                break;
+            }
+        }
+        connections.put(connectionId, new Conn(connectionId, w));
+    }
+
+    @Override
+    public void onConnectionClosed(long connectionId) {
+        connections.remove(connectionId);
+    }
+
+    @Override
+    public void onRequestHeader(IncomingRequest request) {
+        Conn c = connections.get(request.connectionId());
+        if (c == null) {
+            return;
+        }
+        double w = c.addressWeight;
+        for (WeightRule r : config.rules()) {
+            boolean hit = switch (r.match()) {
+                case OBJECT_KEY -> r.matches(request.objectKey());
+                case TAG -> r.matches(request.tag());
+                case CLIENT_ADDRESS -> false;
+            };
+            if (hit) {
+                w = r.weight();
+                break;
+            }
+        }
+        c.weight = w;
+    }
+
+    @Override
+    public void onBytesRead(long connectionId, int bytes) {
+        Conn c = connections.get(connectionId);
+        if (c != null) {
+            c.bytesRead += bytes;
+        }
+    }
+
+    @Override
+    public void tick(long nowNanos) {
+        List<ReadBudgetAllocator.Stream> active = new ArrayList<>();
+        for (Conn c : connections.values()) {
+            if (c.bytesRead != c.bytesAtLastTick) {
+                c.bytesAtLastTick = c.bytesRead;
+                c.lastActiveNanos = nowNanos;
+            }
+            if (nowNanos - c.lastActiveNanos <= config.idleAfterNanos()) {
+                active.add(new ReadBudgetAllocator.Stream(c.id, c.weight));
+            } else {
+                apply(c, config.baseReadBudgetBytes(), Math.max(config.minReceiveBufferBytes(),
+                        Math.min(config.maxReceiveBufferBytes(), config.baseReadBudgetBytes())));
+            }
+        }
+        if (active.size() != activeStreams) {
+            LOG.debug("irmi.crosstalk active streams {} -> {}", activeStreams, active.size());
+        }
+        activeStreams = active.size();
+        for (ReadBudgetAllocator.Budget b : ReadBudgetAllocator.allocate(active, config)) {
+            apply(connections.get(b.connectionId()), b.readBudgetBytes(), b.receiveBufferBytes());
+        }
+    }
+
+    private void apply(Conn c, int budget, int rcvbuf) {
+        if (c.appliedBudget != budget) {
+            c.appliedBudget = budget;
+            tuner.setReadBudget(c.id, budget);
+        }
+        if (c.appliedReceiveBuffer != rcvbuf) {
+            c.appliedReceiveBuffer = rcvbuf;
+            tuner.setReceiveBufferSize(c.id, rcvbuf);
+        }
+    }
+
+    @Override
+    public int activeStreams() {
+        return activeStreams;
+    }
+
+    @Override
+    public double weightOf(long connectionId) {
+        Conn c = connections.get(connectionId);
+        return c == null ? config.defaultWeight() : c.weight;
+    }
+
+    @Override
+    public long bytesRead(long connectionId) {
+        Conn c = connections.get(connectionId);
+        return c == null ? 0 : c.bytesRead;
+    }
+
+    /** @return the budget last pushed to the tuner for the connection, -1 when none. */
+    public int appliedBudget(long connectionId) {
+        Conn c = connections.get(connectionId);
+        return c == null ? -1 : c.appliedBudget;
+    }
+}

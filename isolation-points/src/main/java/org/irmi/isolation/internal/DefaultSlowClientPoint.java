@@ -1,0 +1,246 @@
+package org.irmi.isolation.internal;
+
+import java.util.ArrayList;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.atomic.LongAdder;
+import java.util.function.LongSupplier;
+import java.util.function.Supplier;
+import org.irmi.isolation.AdaptationModule;
+import org.irmi.isolation.CausalPair;
+import org.irmi.isolation.Decision;
+import org.irmi.isolation.Evidence;
+import org.irmi.isolation.LocalLoad;
+import org.irmi.isolation.OutgoingCall;
+import org.irmi.isolation.PointKind;
+import org.irmi.isolation.RemoteLoad;
+import org.irmi.isolation.SlowClientConfig;
+import org.irmi.isolation.SlowClientPoint;
+import org.irmi.isolation.StreamKey;
+import org.irmi.isolation.Trigger;
+
+/**
+ * The slow-client point. The call path does a map lookup and a volatile read when nothing is
+ * triggered; the windows and the policy run in {@link #tick} only.
+ *
+ * <p>Every call that passes the point counts as "out" for its pair, whatever the decision: a
+ * short-circuited, rejected or forwarded call has left this node's queue too (the paper's Fig. 5
+ * shows the out-rate rising when calls are eliminated).
+ */
+public final class DefaultSlowClientPoint implements SlowClientPoint {
+    private final SlowClientConfig config;
+    private final AdaptationModule module;
+    private final DecisionRecorder recorder;
+    private final Supplier<LocalLoad> localLoad;
+    private final LongSupplier nanoClock;
+    private final Map<String, PairState> byName = new LinkedHashMap<>();
+    /** Pairs whose outgoing glob matches an operation, cached per operation name. */
+    private final ConcurrentHashMap<String, PairState[]> byOutgoing = new ConcurrentHashMap<>();
+    /** Pairs whose incoming glob matches an operation, cached per operation name. */
+    private final ConcurrentHashMap<String, PairState[]> byIncoming = new ConcurrentHashMap<>();
+    private final ConcurrentHashMap<String, HostState> hosts = new ConcurrentHashMap<>();
+    private final ConcurrentHashMap<String, LongSupplier> gauges = new ConcurrentHashMap<>();
+
+    /** One causal pair: counters written by callers, window owned by the ticker. */
+    private static final class PairState {
+        final CausalPair pair;
+        final LongAdder in = new LongAdder();
+        final LongAdder out = new LongAdder();
+        final PairWindow window;
+        volatile String lastHost;
+        volatile boolean triggered;
+        volatile Evidence evidence = Evidence.NONE;
+        long triggeredAtNanos;
+
+        PairState(CausalPair pair, long windowNanos) {
+            this.pair = pair;
+            this.window = new PairWindow(windowNanos, pair.fanOut());
+        }
+    }
+
+    /** One remote host: its latest report and whether it advertises overload. */
+    private static final class HostState {
+        volatile RemoteLoad report;
+        volatile boolean triggered;
+        volatile Evidence evidence = Evidence.NONE;
+    }
+
+    public DefaultSlowClientPoint(SlowClientConfig config, AdaptationModule module,
+                                  DecisionRecorder recorder, Supplier<LocalLoad> localLoad,
+                                  LongSupplier nanoClock) {
+        this.config = config;
+        this.module = module;
+        this.recorder = recorder;
+        this.localLoad = localLoad;
+        this.nanoClock = nanoClock;
+        for (CausalPair p : config.pairs()) {
+            byName.put(p.name(), new PairState(p, config.windowNanos()));
+        }
+    }
+
+    private PairState[] outgoingPairs(String operation) {
+        PairState[] ps = byOutgoing.get(operation);
+        if (ps == null) {
+            List<PairState> l = new ArrayList<>();
+            for (PairState s : byName.values()) {
+                if (s.pair.outgoing().matches(operation)) {
+                    l.add(s);
+                }
+            }
+            ps = l.toArray(new PairState[0]);
+            if (byOutgoing.size() < 10_000) { // bounded: operation names come from IDL
+                byOutgoing.put(operation, ps);
+            }
+        }
+        return ps;
+    }
+
+    @Override
+    public Decision beforeMarshalling(OutgoingCall call) {
+        Evidence evidence = null;
+        for (PairState pair : outgoingPairs(call.operation())) {
+            if (!pair.pair.matchesOutgoing(call)) {
+                continue;
+            }
+            pair.out.increment();
+            pair.lastHost = call.targetHost();
+            if (pair.triggered && evidence == null) {
+                evidence = pair.evidence;
+            }
+        }
+        if (evidence == null) {
+            HostState host = hosts.get(call.targetHost());
+            if (host != null && host.triggered) {
+                evidence = host.evidence;
+            }
+        }
+        if (evidence == null || !(config.guards(call.objectKey(), call.operation())
+                || config.guards(call.targetHost(), call.operation()))) {
+            recorder.countProceed(PointKind.SLOW_CLIENT);
+            return Decision.PROCEED;
+        }
+        StreamKey stream = call.stream();
+        Decision d = module.decide(new Trigger(PointKind.SLOW_CLIENT, stream, call, evidence,
+                nanoClock.getAsLong()));
+        recorder.record(PointKind.SLOW_CLIENT, stream, module.name(), d, evidence);
+        return d;
+    }
+
+    @Override
+    public void onReply(OutgoingCall call, long rttNanos, RemoteLoad report) {
+        if (report != null) {
+            hosts.computeIfAbsent(call.targetHost(), h -> new HostState()).report = report;
+        }
+    }
+
+    @Override
+    public void onIncoming(String operation) {
+        PairState[] ps = byIncoming.get(operation);
+        if (ps == null) {
+            List<PairState> l = new ArrayList<>();
+            for (PairState s : byName.values()) {
+                if (s.pair.incoming().matches(operation)) {
+                    l.add(s);
+                }
+            }
+            ps = l.toArray(new PairState[0]);
+            if (byIncoming.size() < 10_000) {
+                byIncoming.put(operation, ps);
+            }
+        }
+        for (PairState p : ps) {
+            p.in.increment();
+        }
+    }
+
+    @Override
+    public void registerQueueGauge(String gaugeName, LongSupplier queueLength) {
+        gauges.put(gaugeName, queueLength);
+    }
+
+    private LongSupplier gaugeFor(PairState p) {
+        if (config.queueGauge().isPresent()) {
+            LongSupplier g = gauges.get(config.queueGauge().get());
+            if (g != null) {
+                return g;
+            }
+        }
+        return gauges.get(p.pair.name());
+    }
+
+    @Override
+    public synchronized void tick(long nowNanos) {
+        LocalLoad local = localLoad.get();
+        if (local == null) {
+            local = LocalLoad.UNKNOWN;
+        }
+        for (PairState p : byName.values()) {
+            PairWindow.Sample s = p.window.onTick(nowNanos, p.in.sum(), p.out.sum());
+            LongSupplier gauge = gaugeFor(p);
+            double appQueue = gauge == null ? Double.NaN : gauge.getAsLong();
+            String hostName = p.lastHost;
+            HostState host = hostName == null ? null : hosts.get(hostName);
+            RemoteLoad remote = host == null ? null : host.report;
+            SlowClientPolicy.Verdict v = SlowClientPolicy.evaluate(config, p.triggered,
+                    p.triggeredAtNanos, nowNanos, new SlowClientPolicy.Inputs(s.queueEstimate(),
+                            s.growthPerSecond(), s.inRate(), s.outRate(), appQueue, local, remote));
+            if (v.triggered() && !p.triggered) {
+                p.triggeredAtNanos = nowNanos;
+            }
+            p.evidence = v.evidence();
+            p.triggered = v.triggered();
+        }
+        for (HostState h : hosts.values()) {
+            RemoteLoad r = h.report;
+            boolean fresh = r != null
+                    && nowNanos - r.receivedAtNanos() <= config.remoteReportMaxAgeNanos();
+            boolean over = config.reactToPeerOverload() && fresh && r.overloaded();
+            if (over) {
+                h.evidence = Evidence.builder().put("remoteOverloaded", 1)
+                        .put("remoteCpu", r.cpu()).put("remoteHeapPressure", r.heapPressure())
+                        .put("remoteQueue", r.queueLength())
+                        .put("remoteGcPerSecond", r.gcPerSecond()).build();
+            }
+            h.triggered = over;
+        }
+    }
+
+    @Override
+    public boolean isTriggered(String pairName) {
+        PairState p = byName.get(pairName);
+        return p != null && p.triggered;
+    }
+
+    @Override
+    public boolean isHostTriggered(String host) {
+        HostState h = hosts.get(host);
+        if (h != null && h.triggered) {
+            return true;
+        }
+        for (PairState p : byName.values()) {
+            if (p.triggered && host.equals(p.lastHost)) {
+                return true;
+            }
+        }
+        return false;
+    }
+
+    /** @return the pair's current evidence (for tests and metrics). */
+    public Evidence evidence(String pairName) {
+        PairState p = byName.get(pairName);
+        return p == null ? Evidence.NONE : p.evidence;
+    }
+
+    /** @return how many pairs are triggered now (a gauge). */
+    public int triggeredPairs() {
+        int n = 0;
+        for (PairState p : byName.values()) {
+            if (p.triggered) {
+                n++;
+            }
+        }
+        return n;
+    }
+}

@@ -1,0 +1,96 @@
+package org.irmi.isolation.internal;
+
+import org.irmi.isolation.PoisonConfig;
+
+/**
+ * The healing state machine of one filtered signature. Pure: time arrives as data.
+ *
+ * <pre>
+ *   FILTERED  --(now - since &gt;= coolDown)--------------------------&gt; PROBATION
+ *   PROBATION --(no probe in flight and now - lastProbe &gt;= interval)--&gt; admit one probe
+ *   PROBATION --(a probe healthy and now - probationStart &gt;= admitAfter)--&gt; READMITTED
+ *   PROBATION --(probe unhealthy)--&gt; FILTERED, coolDown = min(2 * coolDown, maxCoolDown)
+ * </pre>
+ * A trickle: at most one probe in flight, at most one per probe interval (1 / probation rate).
+ * Every probe since probation began must have been healthy: one unhealthy probe refilters.
+ *
+ * <p>THREAD SAFETY: callers synchronize on the entry (the reader thread admits, a dispatch
+ * thread reports the probe's outcome).
+ */
+public final class FilterEntry {
+    /** Where the signature stands. */
+    public enum Phase { FILTERED, PROBATION, READMITTED }
+
+    /** What to do with one request of the signature. */
+    public enum Admission { REFUSE, ADMIT_PROBE, ADMIT }
+
+    private Phase phase = Phase.FILTERED;
+    private long sinceNanos;
+    private long coolDownNanos;
+    private long lastProbeNanos;
+    private boolean probeInFlight;
+    private int healthyProbes;
+    private long probationSinceNanos;
+    private int timesFiltered = 1;
+
+    public FilterEntry(long nowNanos, long coolDownNanos) {
+        this.sinceNanos = nowNanos;
+        this.coolDownNanos = coolDownNanos;
+    }
+
+    /** Decides one request's admission at {@code nowNanos}. */
+    public Admission onRequest(long nowNanos, PoisonConfig c) {
+        switch (phase) {
+            case READMITTED:
+                return Admission.ADMIT;
+            case FILTERED:
+                if (nowNanos - sinceNanos < coolDownNanos) {
+                    return Admission.REFUSE;
+                }
+                phase = Phase.PROBATION;
+                sinceNanos = nowNanos;
+                probationSinceNanos = nowNanos;
+                healthyProbes = 0;
+                return admitProbe(nowNanos);
+            default:
+                if (probeInFlight || nowNanos - lastProbeNanos < c.probeIntervalNanos()) {
+                    return Admission.REFUSE;
+                }
+                return admitProbe(nowNanos);
+        }
+    }
+
+    private Admission admitProbe(long nowNanos) {
+        probeInFlight = true;
+        lastProbeNanos = nowNanos;
+        return Admission.ADMIT_PROBE;
+    }
+
+    /** Reports the outcome of the probe in flight; returns the phase afterwards. */
+    public Phase onProbeDone(long nowNanos, boolean healthy, PoisonConfig c) {
+        if (!probeInFlight) {
+            return phase;
+        }
+        probeInFlight = false;
+        if (healthy) {
+            healthyProbes++;
+            if (nowNanos - probationSinceNanos >= c.admitAfterNanos()) {
+                phase = Phase.READMITTED;
+                sinceNanos = nowNanos;
+            }
+        } else {
+            phase = Phase.FILTERED;
+            sinceNanos = nowNanos;
+            healthyProbes = 0;
+            timesFiltered++;
+            coolDownNanos = Math.min(c.maxCoolDownNanos(), coolDownNanos * 2);
+        }
+        return phase;
+    }
+
+    public Phase phase() { return phase; }
+    public long coolDownNanos() { return coolDownNanos; }
+    public int healthyProbes() { return healthyProbes; }
+    public int timesFiltered() { return timesFiltered; }
+    public boolean probeInFlight() { return probeInFlight; }
+}

@@ -1,0 +1,181 @@
+package org.irmi.isolation.internal;
+
+import java.util.Collections;
+import java.util.HashSet;
+import java.util.Map;
+import java.util.Set;
+import java.util.TreeSet;
+import org.irmi.isolation.Evidence;
+import org.irmi.isolation.PoisonConfig;
+
+/**
+ * Names poison signatures from the episodes of the poison point. Pure: each episode's data in, a
+ * verdict out; the only state is the narrowed suspect set and the episode count.
+ *
+ * <p><b>By set difference (the paper).</b> S1 are the signatures in flight at the rising edge, S2
+ * those at the falling edge; suspects = S1 - S2. Over episodes, narrowed = narrowed &cap; suspects
+ * (restarting from the suspects when the intersection is empty). One remaining suspect is named
+ * after at least {@code minEpisodes} episodes if it is uncommon (its share of baseline requests is
+ * at most {@code maxCommonShare}) and, when it completed during the episode with costs measured,
+ * it passes the cost test below.
+ *
+ * <p><b>By cost (beyond the paper, first episode).</b> For signature s with n_s requests completed
+ * during the episode, for each resource r in {CPU, allocation}:
+ * <pre>
+ *   share_r(s)   = cost_r(s) / sum over all signatures of cost_r
+ *   perReq_r(s)  = cost_r(s) / n_s
+ *   ref_r(s)     = max(global baseline cost_r per request,
+ *                      s's own baseline cost_r per request if s has &gt;= minBaselineRequests)
+ *                  (global baseline too small: the other signatures' episode cost per request)
+ *   named        if share_r(s) &gt;= minCostShare and perReq_r(s) &gt;= costFactor * ref_r(s)
+ * </pre>
+ * Comparing s with its own baseline keeps normally heavy operations from being named during an
+ * episode someone else caused; the share test keeps cheap operations from being named at all.
+ *
+ * <p>THREAD SAFETY: not thread-safe; the poison point calls it under its episode lock.
+ */
+public final class SuspectAnalyzer {
+    private final PoisonConfig config;
+    private Set<String> narrowed = Set.of();
+    private int episodes;
+
+    /** The analysis of one episode. */
+    public record Verdict(int episode, Set<String> suspects, Set<String> narrowed,
+                          String namedByCost, Set<String> toFilter, Evidence evidence) {
+    }
+
+    public SuspectAnalyzer(PoisonConfig config) {
+        this.config = config;
+    }
+
+    /**
+     * @param s1             signatures in flight at the rising edge
+     * @param s2             signatures in flight at the falling edge
+     * @param episodeCosts   costs of the requests completed between the edges, per signature
+     * @param baselineCosts  costs of requests completed outside episodes, per signature
+     * @param alreadyFiltered signatures filtered already or protected by neverFilter (never suspects)
+     */
+    public Verdict onEpisode(Set<String> s1, Set<String> s2, Map<String, CostTotals> episodeCosts,
+                             Map<String, CostTotals> baselineCosts, Set<String> alreadyFiltered) {
+        episodes++;
+        Set<String> suspects = new TreeSet<>(s1);
+        suspects.removeAll(s2);
+        suspects.removeAll(alreadyFiltered);
+        Set<String> next = new TreeSet<>(narrowed);
+        next.retainAll(suspects);
+        narrowed = next.isEmpty() ? Collections.unmodifiableSet(new TreeSet<>(suspects))
+                : Collections.unmodifiableSet(next);
+
+        CostTotals baseline = CostTotals.ZERO;
+        for (CostTotals c : baselineCosts.values()) {
+            baseline = baseline.plus(c);
+        }
+        CostTotals episode = CostTotals.ZERO;
+        for (CostTotals c : episodeCosts.values()) {
+            episode = episode.plus(c);
+        }
+
+        Evidence.Builder ev = Evidence.builder().put("episode", episodes)
+                .put("suspects", suspects.size()).put("narrowed", narrowed.size())
+                .put("episodeRequests", episode.requests())
+                .put("episodeCpuNanos", episode.cpuNanos())
+                .put("episodeAllocatedBytes", episode.allocatedBytes())
+                .put("baselineCpuPerRequest", baseline.cpuPerRequest())
+                .put("baselineAllocatedPerRequest", baseline.allocatedPerRequest());
+
+        String named = null;
+        double bestShare = 0;
+        for (Map.Entry<String, CostTotals> e : episodeCosts.entrySet()) {
+            String sig = e.getKey();
+            CostTotals c = e.getValue();
+            if (c.requests() == 0 || alreadyFiltered.contains(sig)) {
+                continue;
+            }
+            double share = costlyShare(sig, c, episode, baseline, baselineCosts.get(sig));
+            if (share > bestShare) {
+                bestShare = share;
+                named = sig;
+            }
+        }
+        Set<String> toFilter = new HashSet<>();
+        if (named != null) {
+            toFilter.add(named);
+            CostTotals c = episodeCosts.get(named);
+            ev.put("namedCpuPerRequest", c.cpuPerRequest())
+                    .put("namedAllocatedPerRequest", c.allocatedPerRequest())
+                    .put("namedCostShare", bestShare);
+        } else if (narrowed.size() == 1 && episodes >= config.minEpisodes()) {
+            String only = narrowed.iterator().next();
+            CostTotals own = baselineCosts.getOrDefault(only, CostTotals.ZERO);
+            double commonShare = baseline.requests() == 0 ? 0
+                    : (double) own.requests() / baseline.requests();
+            CostTotals c = episodeCosts.get(only);
+            boolean costKnown = episode.cpuNanos() > 0 || episode.allocatedBytes() > 0;
+            boolean costOk = !costKnown || c == null || c.requests() == 0
+                    || costlyPerRequest(c, episode, baseline, own);
+            ev.put("narrowedCommonShare", commonShare);
+            if (commonShare <= config.maxCommonShare() && costOk) {
+                toFilter.add(only);
+            }
+        }
+        return new Verdict(episodes, Collections.unmodifiableSet(suspects), narrowed, named,
+                Collections.unmodifiableSet(toFilter), ev.build());
+    }
+
+    /** @return the largest resource share for which s passes both tests, or 0. */
+    private double costlyShare(String sig, CostTotals c, CostTotals episode, CostTotals baseline,
+                               CostTotals own) {
+        double best = 0;
+        if (episode.cpuNanos() > 0) {
+            double share = (double) c.cpuNanos() / episode.cpuNanos();
+            double ref = reference(c, episode, baseline, own, true);
+            if (share >= config.minCostShare() && c.cpuPerRequest() >= config.costFactor() * ref) {
+                best = Math.max(best, share);
+            }
+        }
+        if (episode.allocatedBytes() > 0) {
+            double share = (double) c.allocatedBytes() / episode.allocatedBytes();
+            double ref = reference(c, episode, baseline, own, false);
+            if (share >= config.minCostShare()
+                    && c.allocatedPerRequest() >= config.costFactor() * ref) {
+                best = Math.max(best, share);
+            }
+        }
+        return best;
+    }
+
+    private boolean costlyPerRequest(CostTotals c, CostTotals episode, CostTotals baseline,
+                                     CostTotals own) {
+        return c.cpuPerRequest() >= config.costFactor() * reference(c, episode, baseline, own, true)
+                || c.allocatedPerRequest() >= config.costFactor()
+                * reference(c, episode, baseline, own, false);
+    }
+
+    private double reference(CostTotals c, CostTotals episode, CostTotals baseline,
+                             CostTotals own, boolean cpu) {
+        double ref;
+        if (baseline.requests() >= config.minBaselineRequests()) {
+            ref = cpu ? baseline.cpuPerRequest() : baseline.allocatedPerRequest();
+        } else {
+            CostTotals others = episode.minus(c);
+            if (others.requests() == 0) {
+                return Double.POSITIVE_INFINITY; // nothing to compare with: cannot name by cost
+            }
+            ref = cpu ? others.cpuPerRequest() : others.allocatedPerRequest();
+        }
+        if (own != null && own.requests() >= config.minBaselineRequests()) {
+            ref = Math.max(ref, cpu ? own.cpuPerRequest() : own.allocatedPerRequest());
+        }
+        return ref;
+    }
+
+    /** @return episodes analysed so far. */
+    public int episodes() {
+        return episodes;
+    }
+
+    /** @return the current narrowed suspect set. */
+    public Set<String> narrowed() {
+        return narrowed;
+    }
+}
