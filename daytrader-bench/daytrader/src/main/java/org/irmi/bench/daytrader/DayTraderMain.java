@@ -1,0 +1,74 @@
+package org.irmi.bench.daytrader;
+
+import java.nio.file.Path;
+import java.util.Set;
+import org.irmi.bench.daytrader.internal.Args;
+
+/**
+ * {@code ./irmi daytrader}: starts the database (embedded H2 unless {@code --db} names a JDBC URL),
+ * the backend JVM and the web tier JVM, prints where to point a browser and httperf, and stops
+ * both tiers on Ctrl-C.
+ *
+ * <pre>
+ * ./irmi daytrader [--orb irmi|jacorb] [--db h2|jdbc:postgresql://127.0.0.1:5432/test] [--schema NAME]
+ *                  [--users 15000] [--quotes 10000] [--port 8080] [--threads 32] [--dir DIR]
+ * </pre>
+ */
+public final class DayTraderMain {
+    private static final Set<String> OPTIONS = Set.of("orb", "db", "schema", "users", "quotes", "port", "threads", "dir");
+
+    private DayTraderMain() {
+    }
+
+    public static void main(String[] argv) throws Exception {
+        DayTraderDeployment.Builder b = DayTraderDeployment.builder();
+        int port;
+        OrbChoice orb;
+        try {
+            Args a = Args.parse(argv, OPTIONS, Set.of());
+            orb = OrbChoice.parse(a.get("orb", "irmi"));
+            port = a.getInt("port", 8080, 0);
+            b.orb(orb).db(a.get("db", "h2")).users(a.getInt("users", 15_000, 1)).quotes(a.getInt("quotes", 10_000, 1))
+                    .webPort(port).backendThreads(a.getInt("threads", 32, 1));
+            if (a.has("schema")) {
+                b.schema(a.get("schema", null));
+            }
+            if (a.has("dir")) {
+                b.workDir(Path.of(a.get("dir", null)));
+            }
+            if (!orb.isAvailable()) {
+                throw new IllegalArgumentException("the I-RMI ORB is not built yet (no " + orb.orbClass()
+                        + " on the class path); build it (mvn -B -q -pl irmi-orb install -DskipTests, then ./irmi build)"
+                        + " or run ./irmi daytrader --orb jacorb");
+            }
+        } catch (IllegalArgumentException e) {
+            System.err.println("daytrader: " + e.getMessage());
+            System.exit(2);
+            return;
+        }
+        System.err.println("daytrader: starting the backend (populating the database) and the web tier on " + orb.flag() + " ...");
+        DayTraderDeployment dt = b.start();
+        Runtime.getRuntime().addShutdownHook(new Thread(() -> {
+            System.err.println("daytrader: stopping the web tier and the backend ...");
+            dt.close();
+        }, "daytrader-stop"));
+        int p = dt.webPort();
+        System.out.println();
+        System.out.println("DayTrader is running (" + orb.flag() + " ORB). Logs: " + dt.workDir());
+        System.out.println("  browser:   http://127.0.0.1:" + p + "/daytrader/home   (log in as uid:0 .. with password xxx)");
+        System.out.println("  scenario:  http://127.0.0.1:" + p + "/daytrader/scenario   (one request of the standard mix)");
+        System.out.println("  poison:    http://127.0.0.1:" + p + "/daytrader/poison?millis=4000");
+        System.out.println("  audit:     http://127.0.0.1:" + p + "/daytrader/audit");
+        System.out.println("  series:    http://127.0.0.1:" + p + "/daytrader/timeseries.csv?tier=backend&since=0");
+        System.out.println("  httperf (the paper's load, 4 sessions, 0.1 s think time, about 60 s):");
+        System.out.println("    httperf " + String.join(" ", Httperf.paperLoad("127.0.0.1", p, 60).arguments()));
+        System.out.println("  httperf (saturating mix, 32 sessions, no think time):");
+        System.out.println("    httperf " + String.join(" ", Httperf.saturation("127.0.0.1", p, 32, 500).arguments()));
+        System.out.println("Press Ctrl-C to stop.");
+        while (dt.isAlive()) {
+            Thread.sleep(1000); // the tiers run in their own JVMs; this JVM only waits for Ctrl-C or a tier's death
+        }
+        System.err.println("daytrader: a tier stopped unexpectedly; see " + dt.workDir() + "/backend.log and web.log");
+        System.exit(1);
+    }
+}
