@@ -18,11 +18,14 @@ public final class OperationPattern {
   private final String glob;
   private final Pattern regex;
   private final boolean literal;
+  /** The name matched when {@code literal}: the glob with its escapes removed. */
+  private final String literalName;
 
-  private OperationPattern(String glob, Pattern regex, boolean literal) {
+  private OperationPattern(String glob, Pattern regex, boolean literal, String literalName) {
     this.glob = glob;
     this.regex = regex;
     this.literal = literal;
+    this.literalName = literalName;
   }
 
   /**
@@ -37,6 +40,7 @@ public final class OperationPattern {
       throw new IllegalArgumentException("empty pattern; write an operation name or a glob such as 'get*'");
     }
     StringBuilder re = new StringBuilder();
+    StringBuilder name = new StringBuilder();
     boolean literal = true;
     int i = 0;
     while (i < glob.length()) {
@@ -57,6 +61,7 @@ public final class OperationPattern {
             throw new IllegalArgumentException("bad glob '" + glob + "': ends with a lone '\\'");
           }
           re.append(Pattern.quote(String.valueOf(glob.charAt(i + 1))));
+          name.append(glob.charAt(i + 1));
           i += 2;
         }
         case '[' -> {
@@ -97,21 +102,27 @@ public final class OperationPattern {
         }
         default -> {
           re.append(Pattern.quote(String.valueOf(c)));
+          name.append(c);
           i++;
         }
       }
     }
-    return new OperationPattern(glob, Pattern.compile(re.toString()), literal);
+    return new OperationPattern(glob, Pattern.compile(re.toString()), literal, name.toString());
   }
 
   /** Whether {@code name} matches the whole glob. */
   public boolean matches(String name) {
-    return literal ? glob.equals(name) : regex.matcher(name).matches();
+    return literal ? literalName.equals(name) : regex.matcher(name).matches();
   }
 
-  /** Whether the glob has no wildcards (it then names exactly one operation). */
+  /** Whether the glob has no wildcards (it then names exactly one operation, {@link #literalName()}). */
   public boolean isLiteral() {
     return literal;
+  }
+
+  /** The one name a literal glob matches (escapes removed); for a wildcard glob, its literal characters. */
+  public String literalName() {
+    return literalName;
   }
 
   /** The glob as written. */

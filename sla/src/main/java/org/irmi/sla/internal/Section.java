@@ -36,6 +36,8 @@ final class Section {
   private final String path;
   private final Map<String, NodeTuple> entries = new LinkedHashMap<>();
   private final Set<String> failed = new HashSet<>();
+  /** Keys suggested for misspelt keys; a missing one of them is not reported again. */
+  private final Set<String> suggested = new HashSet<>();
 
   /** Collects the errors of one file. */
   static final class Errors {
@@ -93,7 +95,9 @@ final class Section {
       }
       s.entries.put(key, t);
       if (allowed != null && !allowed.contains(key)) {
-        String hint = Suggest.closest(key, allowed).map(x -> " (did you mean '" + x + "'?)").orElse("");
+        Optional<String> suggestion = Suggest.closest(key, allowed);
+        suggestion.ifPresent(s.suggested::add);
+        String hint = suggestion.map(x -> " (did you mean '" + x + "'?)").orElse("");
         errors.at(k, s.child(key), "unknown key '" + key + "'" + in(path) + hint);
         s.failed.add(key);
       }
@@ -105,7 +109,10 @@ final class Section {
   void allowOnly(List<String> allowed, String context) {
     for (Map.Entry<String, NodeTuple> e : entries.entrySet()) {
       if (!allowed.contains(e.getKey()) && !failed.contains(e.getKey())) {
-        String hint = Suggest.closest(e.getKey(), allowed).map(x -> " (did you mean '" + x + "'?)").orElse("");
+        Optional<String> suggestion = Suggest.closest(e.getKey(), allowed);
+        suggestion.ifPresent(suggested::add);
+        String hint = suggestion.map(x -> " (did you mean '" + x + "'?)")
+            .orElse(" (allowed: " + String.join(", ", allowed) + ")");
         errors.at(e.getValue().getKeyNode(), child(e.getKey()),
             "unknown key '" + e.getKey() + "'" + in(path) + context + hint);
         failed.add(e.getKey());
@@ -180,6 +187,9 @@ final class Section {
   /** Reports a missing required key at this map. */
   void missing(String key) {
     failed.add(key);
+    if (suggested.contains(key)) {
+      return; // the misspelt key was reported with this key as the suggestion
+    }
     errors.at(node, child(key), "missing required key '" + key + "'" + in(path));
   }
 

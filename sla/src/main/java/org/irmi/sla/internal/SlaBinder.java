@@ -90,7 +90,12 @@ public final class SlaBinder {
     } catch (MarkedYamlEngineException e) {
       Mark m = e.getProblemMark().orElse(e.getContextMark().orElse(null));
       String context = e.getContext() == null ? "" : e.getContext() + ": ";
-      errors.at(m, "", "YAML syntax error: " + context + e.getProblem());
+      String started = "";
+      Optional<Mark> cm = e.getContextMark();
+      if (cm.isPresent() && m != null && cm.get().getLine() != m.getLine()) {
+        started = " (the construct began at line " + (cm.get().getLine() + 1) + ", column " + (cm.get().getColumn() + 1) + ")";
+      }
+      errors.at(m, "", "YAML syntax error: " + context + e.getProblem().trim() + started);
       throw exception();
     } catch (YamlEngineException e) {
       errors.at((Mark) null, "", "YAML error: " + e.getMessage());

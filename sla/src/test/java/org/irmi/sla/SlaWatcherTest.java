@@ -1,0 +1,176 @@
+package org.irmi.sla;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import java.io.IOException;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.nio.file.StandardCopyOption;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.concurrent.CountDownLatch;
+import java.util.concurrent.TimeUnit;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+/** Hot reload, driven by explicit polls; one test uses the real file-system watch with a bounded wait. */
+class SlaWatcherTest {
+
+  private static final String V1 = "service: orders\nisolationPoints:\n  poison:\n    coolDown: 30s\n";
+  private static final String V2 = "service: orders\nisolationPoints:\n  poison:\n    coolDown: 90s\n";
+  private static final String BROKEN = "service: orders\nisolationPoints:\n  poison:\n    coolDown: 90\n";
+
+  @TempDir
+  Path dir;
+
+  private Path write(String text) throws IOException {
+    Path file = dir.resolve("orders.yaml");
+    Path tmp = dir.resolve("orders.yaml.tmp");
+    Files.writeString(tmp, text);
+    Files.move(tmp, file, StandardCopyOption.REPLACE_EXISTING, StandardCopyOption.ATOMIC_MOVE);
+    return file;
+  }
+
+  private static long coolDownSeconds(Sla sla) {
+    return sla.isolationPoints().poison().orElseThrow().coolDown().toSeconds();
+  }
+
+  @Test
+  void shouldReportUnchangedWhenFileIsUntouched() throws IOException {
+    try (SlaWatcher w = SlaWatcher.open(write(V1))) {
+      ReloadResult r = w.poll();
+
+      assertThat(r.outcome()).isEqualTo(ReloadResult.Outcome.UNCHANGED);
+      assertThat(coolDownSeconds(w.current())).isEqualTo(30);
+    }
+  }
+
+  @Test
+  void shouldSwapInNewSlaAndTellListenersWhenChangedFileIsValid() throws IOException {
+    try (SlaWatcher w = SlaWatcher.open(write(V1))) {
+      List<Sla[]> applied = new ArrayList<>();
+      w.addListener((previous, current) -> applied.add(new Sla[] {previous, current}));
+      write(V2);
+
+      ReloadResult r = w.poll();
+
+      assertThat(r.outcome()).isEqualTo(ReloadResult.Outcome.APPLIED);
+      assertThat(coolDownSeconds(w.current())).isEqualTo(90);
+      assertThat(applied).hasSize(1);
+      assertThat(coolDownSeconds(applied.get(0)[0])).isEqualTo(30);
+      assertThat(applied.get(0)[1]).isSameAs(w.current());
+    }
+  }
+
+  @Test
+  void shouldKeepOldSlaAndGivePositionedErrorsWhenChangedFileIsInvalid() throws IOException {
+    try (SlaWatcher w = SlaWatcher.open(write(V1))) {
+      Sla before = w.current();
+      List<SlaException> refused = new ArrayList<>();
+      w.addListener(new SlaListener() {
+        @Override
+        public void onApplied(Sla previous, Sla current) {
+          throw new AssertionError("must not apply a broken file");
+        }
+
+        @Override
+        public void onRejected(Sla inForce, SlaException why) {
+          refused.add(why);
+        }
+      });
+      write(BROKEN);
+
+      ReloadResult r = w.poll();
+
+      assertThat(r.outcome()).isEqualTo(ReloadResult.Outcome.REJECTED);
+      assertThat(w.current()).isSameAs(before);
+      assertThat(r.errors()).extracting(SlaError::toString).containsExactly(
+          "orders.yaml:4:15: isolationPoints.poison.coolDown: '90' has no unit; write a duration such as 90ms or 90s"
+              + " (units: ns, us, ms, s, m, h)");
+      assertThat(refused).hasSize(1);
+    }
+  }
+
+  @Test
+  void shouldApplyFixedFileWhenItFollowsARefusedOne() throws IOException {
+    try (SlaWatcher w = SlaWatcher.open(write(V1))) {
+      write(BROKEN);
+      w.poll();
+      write(V2);
+
+      ReloadResult r = w.poll();
+
+      assertThat(r.outcome()).isEqualTo(ReloadResult.Outcome.APPLIED);
+      assertThat(coolDownSeconds(w.current())).isEqualTo(90);
+    }
+  }
+
+  @Test
+  void shouldKeepOldSlaAndReportOnceWhenFileIsDeleted() throws IOException {
+    Path file = write(V1);
+    try (SlaWatcher w = SlaWatcher.open(file)) {
+      Files.delete(file);
+
+      ReloadResult first = w.poll();
+      ReloadResult second = w.poll();
+
+      assertThat(first.outcome()).isEqualTo(ReloadResult.Outcome.REJECTED);
+      assertThat(first.errors().get(0).message()).startsWith("file not found");
+      assertThat(second.outcome()).isEqualTo(ReloadResult.Outcome.UNCHANGED);
+      assertThat(coolDownSeconds(w.current())).isEqualTo(30);
+    }
+  }
+
+  @Test
+  void shouldNotNotifyWhenOnlyCommentsChange() throws IOException {
+    try (SlaWatcher w = SlaWatcher.open(write(V1))) {
+      List<Sla> applied = new ArrayList<>();
+      w.addListener((previous, current) -> applied.add(current));
+      write("# reviewed\n" + V1);
+
+      ReloadResult r = w.poll();
+
+      assertThat(r.outcome()).isEqualTo(ReloadResult.Outcome.UNCHANGED);
+      assertThat(applied).isEmpty();
+    }
+  }
+
+  @Test
+  void shouldKeepNotifyingOtherListenersWhenOneThrows() throws IOException {
+    try (SlaWatcher w = SlaWatcher.open(write(V1))) {
+      List<Sla> applied = new ArrayList<>();
+      w.addListener((previous, current) -> {
+        throw new IllegalStateException("listener bug");
+      });
+      w.addListener((previous, current) -> applied.add(current));
+      write(V2);
+
+      w.poll();
+
+      assertThat(applied).hasSize(1);
+    }
+  }
+
+  @Test
+  void shouldRefuseToStartWhenInitialFileIsInvalid() throws IOException {
+    Path file = write(BROKEN);
+
+    org.assertj.core.api.Assertions.assertThatThrownBy(() -> SlaWatcher.open(file))
+        .isInstanceOf(SlaException.class)
+        .hasMessageStartingWith("orders.yaml:4:15:");
+  }
+
+  @Test
+  void shouldReloadThroughTheFileSystemWatchWhenFileIsReplaced() throws Exception {
+    try (SlaWatcher w = SlaWatcher.watch(write(V1))) {
+      CountDownLatch applied = new CountDownLatch(1);
+      w.addListener((previous, current) -> applied.countDown());
+
+      write(V2);
+
+      // Bounded wait for the real inotify event; the only timed test of this module.
+      assertThat(applied.await(10, TimeUnit.SECONDS)).as("reload within 10 s").isTrue();
+      assertThat(coolDownSeconds(w.current())).isEqualTo(90);
+    }
+  }
+}
