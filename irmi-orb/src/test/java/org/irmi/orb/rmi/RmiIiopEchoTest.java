@@ -1,0 +1,74 @@
+package org.irmi.orb.rmi;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+
+import java.lang.reflect.Method;
+import java.util.Properties;
+
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.Test;
+import org.omg.CORBA.ORB;
+
+class RmiIiopEchoTest {
+
+    private ORB server;
+    private ORB client;
+
+    @AfterEach
+    void tearDown() {
+        for (ORB o : new ORB[] {client, server}) {
+            if (o != null) {
+                o.shutdown(true);
+                o.destroy();
+            }
+        }
+    }
+
+    static ORB orb(String orbClass) {
+        Properties p = new Properties();
+        p.setProperty("org.omg.CORBA.ORBClass", orbClass);
+        p.setProperty("OAIAddr", "127.0.0.1");
+        p.setProperty("jacorb.iiop.enable_loopback", "off");
+        return ORB.init(new String[0], p);
+    }
+
+    private RemoteEcho connect(String serverClass, String clientClass) throws Exception {
+        server = orb(serverClass);
+        client = orb(clientClass);
+        return Rmi.lookup(client, Rmi.export(server, new RemoteEchoImpl()));
+    }
+
+    private static void roundTrips(RemoteEcho echo) throws Exception {
+        Greeting g = new Greeting("hi", 41, new byte[] {1, 2, 3});
+        assertThat(echo.greet(g)).isEqualTo(new Greeting("hi!", 42, new byte[] {1, 2, 3}));
+        assertThat(echo.echoText("text")).isEqualTo("text");
+        assertThatThrownBy(() -> echo.refuse("nope")).isInstanceOf(RefusedException.class).hasMessage("nope");
+    }
+
+    @Test
+    void shouldRoundTripWhenIrmiClientCallsIrmiServer() throws Exception {
+        roundTrips(connect("org.irmi.orb.IrmiORB", "org.irmi.orb.IrmiORB"));
+    }
+
+    @Test
+    void shouldRoundTripWhenStockClientCallsIrmiServer() throws Exception {
+        roundTrips(connect("org.irmi.orb.IrmiORB", "org.jacorb.orb.ORB"));
+    }
+
+    @Test
+    void shouldRoundTripWhenIrmiClientCallsStockServer() throws Exception {
+        roundTrips(connect("org.jacorb.orb.ORB", "org.irmi.orb.IrmiORB"));
+    }
+
+    @Test
+    void shouldNeedNoHandSetPropertiesWhenIrmiOrbIsLoaded() throws Exception {
+        Class.forName("org.irmi.orb.IrmiORB");
+        assertThat(System.getProperty("javax.rmi.CORBA.UtilClass")).isNotNull();
+        assertThat(System.getProperty("javax.rmi.CORBA.PortableRemoteObjectClass")).isNotNull();
+        assertThat(System.getProperty("javax.rmi.CORBA.StubClass")).isNotNull();
+        assertThat(System.getProperty("org.omg.CORBA.SkipGmbalInit")).isEqualTo("true");
+        Method m = RemoteEcho.class.getMethod("echoText", String.class);
+        assertThat(m).isNotNull();
+    }
+}
