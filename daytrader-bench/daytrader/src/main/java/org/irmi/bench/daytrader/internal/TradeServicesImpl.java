@@ -11,6 +11,8 @@ import java.sql.Timestamp;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.ArrayBlockingQueue;
+import java.util.concurrent.Executor;
+import java.util.concurrent.ExecutorService;
 import java.util.concurrent.ThreadLocalRandom;
 import java.util.concurrent.ThreadPoolExecutor;
 import java.util.concurrent.TimeUnit;
@@ -57,24 +59,32 @@ public final class TradeServicesImpl implements TradeServices {
     private final TimeSeriesRecorder recorder;
     private final LongSupplier nanoClock;
     private final LongSupplier wallMillis;
-    private final ThreadPoolExecutor orderWorker;
+    private final Executor orderWorker;
     private final AtomicInteger pendingOrders = new AtomicInteger();
     private final AtomicReference<CachedSummary> summary = new AtomicReference<>();
     /** Keeps the poison operation's arrays reachable for a moment so the allocation cannot be optimized away. */
     private final Object[] poisonKeep = new Object[16];
 
+    /** A backend with the default order worker: two threads, 10,000 queued orders, then the caller completes its own. */
     public TradeServicesImpl(DataSource dataSource, TimeSeriesRecorder recorder, LongSupplier nanoClock,
                              LongSupplier wallMillis) {
+        this(dataSource, recorder, nanoClock, wallMillis, new ThreadPoolExecutor(2, 2, 0, TimeUnit.SECONDS,
+                new ArrayBlockingQueue<>(10_000), r -> {
+                    Thread t = new Thread(r, "daytrader-order-worker");
+                    t.setDaemon(true);
+                    return t;
+                }, new ThreadPoolExecutor.CallerRunsPolicy()));
+    }
+
+    /** A backend whose asynchronous orders run on {@code orderWorker} (tests pass one they drive by hand). */
+    public TradeServicesImpl(DataSource dataSource, TimeSeriesRecorder recorder, LongSupplier nanoClock,
+                             LongSupplier wallMillis, Executor orderWorker) {
         this.dataSource = dataSource;
         this.keys = new KeyGenerator(dataSource, KeyGenerator.DEFAULT_BLOCK_SIZE);
         this.recorder = recorder;
         this.nanoClock = nanoClock;
         this.wallMillis = wallMillis;
-        this.orderWorker = new ThreadPoolExecutor(2, 2, 0, TimeUnit.SECONDS, new ArrayBlockingQueue<>(10_000), r -> {
-            Thread t = new Thread(r, "daytrader-order-worker");
-            t.setDaemon(true);
-            return t;
-        }, new ThreadPoolExecutor.CallerRunsPolicy());
+        this.orderWorker = orderWorker;
     }
 
     public TimeSeriesRecorder recorder() {
@@ -83,8 +93,15 @@ public final class TradeServicesImpl implements TradeServices {
 
     /** Stops the asynchronous order worker after it finishes the queued orders (bounded wait). */
     public void shutdown() throws InterruptedException {
-        orderWorker.shutdown();
-        orderWorker.awaitTermination(30, TimeUnit.SECONDS);
+        if (orderWorker instanceof ExecutorService service) {
+            service.shutdown();
+            service.awaitTermination(30, TimeUnit.SECONDS);
+        }
+    }
+
+    /** Orders queued for asynchronous completion and not yet settled. */
+    public int pendingOrders() {
+        return pendingOrders.get();
     }
 
     // ------------------------------------------------------------------ trades
