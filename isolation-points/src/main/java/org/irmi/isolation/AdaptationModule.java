@@ -20,4 +20,13 @@ public interface AdaptationModule {
      * @return never null; a {@link Decision.Proceed} lets the call go on
      */
     Decision decide(Trigger trigger);
+
+    /**
+     * @return true when the module must see every guarded call, not only the calls of a triggered
+     *         point (a concurrency limit must count every call in flight); the trigger's evidence
+     *         is then {@link Evidence#NONE} while the point is not triggered
+     */
+    default boolean consultedOnEveryCall() {
+        return false;
+    }
 }

@@ -116,6 +116,9 @@ public final class DefaultSlowClientPoint implements SlowClientPoint {
                 evidence = host.evidence;
             }
         }
+        if (evidence == null && module.consultedOnEveryCall()) {
+            evidence = Evidence.NONE;
+        }
         if (evidence == null || !(config.guards(call.objectKey(), call.operation())
                 || config.guards(call.targetHost(), call.operation()))) {
             recorder.countProceed(PointKind.SLOW_CLIENT);
@@ -124,7 +127,11 @@ public final class DefaultSlowClientPoint implements SlowClientPoint {
         StreamKey stream = call.stream();
         Decision d = module.decide(new Trigger(PointKind.SLOW_CLIENT, stream, call, evidence,
                 nanoClock.getAsLong()));
-        recorder.record(PointKind.SLOW_CLIENT, stream, module.name(), d, evidence);
+        if (evidence == Evidence.NONE && d instanceof Decision.Proceed) {
+            recorder.countProceed(PointKind.SLOW_CLIENT); // an untriggered call the module let go
+        } else {
+            recorder.record(PointKind.SLOW_CLIENT, stream, module.name(), d, evidence);
+        }
         return d;
     }
 

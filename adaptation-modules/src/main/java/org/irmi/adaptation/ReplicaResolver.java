@@ -1,0 +1,37 @@
+package org.irmi.adaptation;
+
+import java.util.List;
+import java.util.Objects;
+
+/**
+ * Finds the replicas of a service for the {@code reroute} module. The implementation looks them up
+ * in the standard CORBA Naming Service (JacORB's or omniNames); I-RMI keeps no registry of its own.
+ *
+ * <p>THREAD SAFETY: may be called from any thread; may block (a remote lookup). The reroute module
+ * calls it only on its own refresh thread, never on an ORB reader thread.
+ */
+@FunctionalInterface
+public interface ReplicaResolver {
+    /**
+     * @param name the SLA's {@code replicas} name in CosNaming string form ({@code
+     *             "irmi/orders.replicas"}): one object, or a naming context whose bindings are
+     *             the replicas
+     * @return the replicas found, in a stable order; empty when none (never null)
+     * @throws RuntimeException when the Naming Service cannot be reached (the module keeps the
+     *                          last list it had and logs)
+     */
+    List<Replica> resolve(String name);
+
+    /**
+     * One replica.
+     *
+     * @param name      its binding name, for logs and events
+     * @param reference its object reference ({@code org.omg.CORBA.Object} in an ORB)
+     */
+    record Replica(String name, Object reference) {
+        public Replica {
+            Objects.requireNonNull(name, "name");
+            Objects.requireNonNull(reference, "reference");
+        }
+    }
+}
