@@ -1,0 +1,35 @@
+package org.irmi.sla;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import java.io.ByteArrayOutputStream;
+import java.io.PrintStream;
+import java.nio.charset.StandardCharsets;
+import org.junit.jupiter.api.Test;
+
+class SlaCheckTest {
+
+  private final ByteArrayOutputStream out = new ByteArrayOutputStream();
+  private final ByteArrayOutputStream err = new ByteArrayOutputStream();
+
+  private int run(String... args) {
+    return SlaCheck.run(args, new PrintStream(out, true, StandardCharsets.UTF_8), new PrintStream(err, true, StandardCharsets.UTF_8));
+  }
+
+  @Test
+  void shouldExitZeroAndSayOkWhenFileIsValid() {
+    int code = run("examples/orders.yaml");
+
+    assertThat(code).isZero();
+    assertThat(out.toString(StandardCharsets.UTF_8)).isEqualTo("examples/orders.yaml: OK (service orders)\n");
+  }
+
+  @Test
+  void shouldExitOneAndPrintPositionedErrorsWhenFileIsInvalid() {
+    int code = run("examples/orders.yaml", "src/test/resources/invalid/16-percent-out-of-range.yaml");
+
+    assertThat(code).isEqualTo(1);
+    assertThat(err.toString(StandardCharsets.UTF_8)).isEqualTo(
+        "16-percent-out-of-range.yaml:4:21: isolationPoints.poison.throughputDrop: must be at most 100%, was 120%\n");
+  }
+}
