@@ -46,8 +46,17 @@ public final class KeyGenerator {
         }
     }
 
-    /** Reserves one block and returns its exclusive end. */
+    /** Reserves one block and returns its exclusive end; a lost race to create the row is retried once. */
     private long reserve(String keyName) throws SQLException {
+        try {
+            return reserveOnce(keyName);
+        } catch (SQLException e) {
+            // Another generator created the missing KEYGEN row first (duplicate key): the UPDATE now finds it.
+            return reserveOnce(keyName);
+        }
+    }
+
+    private long reserveOnce(String keyName) throws SQLException {
         try (Connection c = dataSource.getConnection()) {
             c.setAutoCommit(false);
             try {
