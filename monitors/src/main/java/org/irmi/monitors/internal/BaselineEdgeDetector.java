@@ -62,8 +62,9 @@ public final class BaselineEdgeDetector implements EdgeDetector {
         if (ringSize >= config.minBaselineSamples()) {
             EdgeSample base = mean();
             if (base.throughputPerSecond() >= config.minBaselineThroughput() && base.throughputPerSecond() > 0) {
-                double drop = 100.0 * (1.0 - s.throughputPerSecond() / base.throughputPerSecond());
-                if (drop > config.throughputDropPercent()) {
+                // Compared as products, not as a percentage, so that a drop of exactly X is exactly X.
+                if (s.throughputPerSecond() * 100.0 < base.throughputPerSecond() * (100.0 - config.throughputDropPercent())) {
+                    double drop = 100.0 * (base.throughputPerSecond() - s.throughputPerSecond()) / base.throughputPerSecond();
                     Map<Resource, Double> risen = new EnumMap<>(Resource.class);
                     check(risen, Resource.CPU, s.cpuCores(), base.cpuCores(), config.cpuFloorCores());
                     check(risen, Resource.GC, s.gcTimeFraction(), base.gcTimeFraction(), config.gcFloorFraction());
@@ -87,8 +88,7 @@ public final class BaselineEdgeDetector implements EdgeDetector {
     private Optional<EdgeEvent> duringEpisode(EdgeSample s) {
         EdgeSample base = episodeBaseline;
         long lasted = s.atNanos() - episodeStartNanos;
-        double recoveredAt = base.throughputPerSecond() * (1.0 - config.recoveryPercent() / 100.0);
-        if (s.throughputPerSecond() >= recoveredAt) {
+        if (s.throughputPerSecond() * 100.0 >= base.throughputPerSecond() * (100.0 - config.recoveryPercent())) {
             recoveredInARow++;
         } else {
             recoveredInARow = 0;
@@ -118,9 +118,8 @@ public final class BaselineEdgeDetector implements EdgeDetector {
         if (ref <= 0) {
             return; // floor 0 and idle baseline: a rise has no meaningful percentage
         }
-        double rise = 100.0 * (value - ref) / ref;
-        if (rise > config.resourceRisePercent()) {
-            risen.put(r, rise);
+        if (value * 100.0 > ref * (100.0 + config.resourceRisePercent())) {
+            risen.put(r, 100.0 * (value - ref) / ref);
         }
     }
 

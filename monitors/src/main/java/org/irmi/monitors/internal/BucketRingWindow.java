@@ -4,6 +4,7 @@ import java.util.Objects;
 import java.util.concurrent.atomic.LongAccumulator;
 import java.util.concurrent.atomic.LongAdder;
 
+import org.HdrHistogram.WriterReaderPhaser;
 import org.irmi.monitors.Clock;
 import org.irmi.monitors.SlidingWindow;
 import org.irmi.monitors.WindowConfig;
@@ -12,42 +13,51 @@ import org.irmi.monitors.WindowSnapshot;
 /**
  * A {@link SlidingWindow} as a ring of time buckets with "subtract on evict".
  *
- * <p>Time is cut into epochs of {@code bucketNanos} counted from the window's creation. The ring holds
- * {@code n} buckets; epoch {@code e} lives in slot {@code e mod n}. The live bucket is the one of the
- * current epoch; the other {@code n - 1} slots hold the closed epochs {@code e-n+1 .. e-1}.
+ * <p>Time is cut into epochs of {@code bucketNanos} counted from the window's creation. Recorders add
+ * to one live bucket (LongAdder cells, so they do not contend on one cache line); when the epoch moves
+ * on, the live bucket is frozen into the ring of {@code n} closed buckets, as plain numbers.
  *
  * <pre>
- *   closed totals  = sum of the frozen values of the closed buckets in the window
- *   moving to e+1  : freeze bucket e, closed += frozen(e); closed -= frozen(e+1-n); reset slot
- *   snapshot       : closed totals + live bucket                                   O(1)
- *   min / max      : min/max over frozen buckets in the window and the live one    O(n)
- *   gap &gt;= n      : reset everything instead of stepping through the buckets
+ *   window        = live bucket (epoch e) + closed buckets of epochs e-n+1 .. e-1
+ *   closed totals = sum of the closed buckets in the window, kept by add on freeze, subtract on evict
+ *   rotate to t   : publish a fresh live bucket, wait for in-flight writers of the old one (phaser
+ *                   flip), freeze it into the ring if still in the window, evict every closed bucket
+ *                   with epoch &lt;= t - n                                         O(n), once per bucket
+ *   snapshot      : closed totals + live bucket                                   O(1)
+ *   min / max     : over the closed buckets in the window and the live one        O(n)
+ *   gap &gt;= n     : the same rotation evicts everything: a reset, not a walk over the gap
  * </pre>
  *
- * <p>A closed bucket subtracts exactly the values it added when it was frozen, so totals never drift
- * even if a racing recorder adds to a bucket after it was frozen (that late sample is dropped; at most
- * the samples in flight at a bucket boundary are).
+ * <p>No sample is lost or half-counted at a boundary: a recorder enters a
+ * {@link WriterReaderPhaser} critical section around its add, and the rotator freezes the old bucket
+ * only after {@code flipPhase()} has seen every recorder that could still be adding to it leave.
  *
- * <p>THREAD-SAFE. Recording is LOCK-FREE (LongAdder / LongAccumulator cells) except for the recorder
- * that first sees a new epoch: it rotates the ring under {@code rotationLock}, doing at most
- * O(n) work. Snapshots take the same lock.
+ * <p>THREAD-SAFE. {@link #record(long)} is WAIT-FREE (two atomic increments of the phaser plus the
+ * adds) except for the recorder that first sees a new epoch: it rotates under the phaser's reader
+ * lock, doing O(n) work. Snapshots take the same lock.
  */
 public final class BucketRingWindow implements SlidingWindow {
 
-    private static final long NO_EPOCH = -1L;
+    private static final long NO_EPOCH = Long.MIN_VALUE;
 
     private final WindowConfig config;
     private final Clock clock;
     private final int n;
     private final long bucketNanos;
     private final long originNanos;
-    private final Bucket[] ring;
-    private final Object rotationLock = new Object();
+    private final WriterReaderPhaser phaser = new WriterReaderPhaser();
 
-    /** Epoch of the live bucket. Written under rotationLock, read by recorders without it. */
-    private volatile long currentEpoch;
+    /** The bucket recorders add to. Replaced only under the phaser's reader lock. */
+    private volatile LiveBucket live;
+    /** The previous live bucket, quiescent after its flip, reused as the next live one. Reader lock. */
+    private LiveBucket spare;
 
-    /** Sums of the frozen buckets in the window. Guarded by rotationLock. */
+    // Closed ring, guarded by the phaser's reader lock. Slot of epoch e: e mod n.
+    private final long[] closedEpoch;
+    private final long[] closedCountBy;
+    private final long[] closedSumBy;
+    private final long[] closedMinBy;
+    private final long[] closedMaxBy;
     private long closedCount;
     private long closedSum;
 
@@ -61,12 +71,15 @@ public final class BucketRingWindow implements SlidingWindow {
         this.n = config.buckets();
         this.bucketNanos = config.bucketNanos();
         this.originNanos = clock.nanoTime();
-        this.ring = new Bucket[n];
-        for (int i = 0; i < n; i++) {
-            ring[i] = new Bucket();
-        }
-        ring[0].epoch = 0;
-        this.currentEpoch = 0;
+        this.closedEpoch = new long[n];
+        this.closedCountBy = new long[n];
+        this.closedSumBy = new long[n];
+        this.closedMinBy = new long[n];
+        this.closedMaxBy = new long[n];
+        java.util.Arrays.fill(closedEpoch, NO_EPOCH);
+        this.live = new LiveBucket();
+        this.live.clear(0);
+        this.spare = new LiveBucket();
     }
 
     @Override
@@ -76,11 +89,25 @@ public final class BucketRingWindow implements SlidingWindow {
 
     @Override
     public void recordAt(long nowNanos, long value) {
-        Bucket b = liveBucket(nowNanos);
-        b.count.increment();
-        b.sum.add(value);
-        b.min.accumulate(value);
-        b.max.accumulate(value);
+        long epoch = epochOf(nowNanos);
+        while (true) {
+            long token = phaser.writerCriticalSectionEnter();
+            try {
+                LiveBucket b = live;
+                if (epoch <= b.epoch) {
+                    // epoch < b.epoch: this thread read the clock just before another rotated; the
+                    // sample goes into the live bucket, one bucket late, rather than being lost.
+                    b.count.increment();
+                    b.sum.add(value);
+                    b.min.accumulate(value);
+                    b.max.accumulate(value);
+                    return;
+                }
+            } finally {
+                phaser.writerCriticalSectionExit(token);
+            }
+            rotate(epoch);
+        }
     }
 
     @Override
@@ -88,36 +115,49 @@ public final class BucketRingWindow implements SlidingWindow {
         if (count < 0) {
             throw new IllegalArgumentException("count must be >= 0, was " + count);
         }
-        Bucket b = liveBucket(clock.nanoTime());
-        b.count.add(count);
-        b.sum.add(sum);
+        long epoch = epochOf(clock.nanoTime());
+        while (true) {
+            long token = phaser.writerCriticalSectionEnter();
+            try {
+                LiveBucket b = live;
+                if (epoch <= b.epoch) {
+                    b.count.add(count);
+                    b.sum.add(sum);
+                    return;
+                }
+            } finally {
+                phaser.writerCriticalSectionExit(token);
+            }
+            rotate(epoch);
+        }
     }
 
     @Override
     public WindowSnapshot snapshot() {
-        synchronized (rotationLock) {
+        phaser.readerLock();
+        try {
             long now = clock.nanoTime();
-            long epoch = epochOf(now);
-            advanceTo(epoch);
-            long cur = currentEpoch;
-            Bucket live = ring[slot(cur)];
-            long count = closedCount + live.count.sum();
-            long sum = closedSum + live.sum.sum();
-            long min = live.min.get();
-            long max = live.max.get();
-            for (Bucket b : ring) {
-                if (b != live && b.frozen && b.epoch > cur - n && b.epoch < cur) {
-                    min = Math.min(min, b.frozenMin);
-                    max = Math.max(max, b.frozenMax);
+            advanceTo(epochOf(now));
+            LiveBucket b = live;
+            long count = closedCount + b.count.sum();
+            long sum = closedSum + b.sum.sum();
+            long min = b.min.get();
+            long max = b.max.get();
+            for (int i = 0; i < n; i++) {
+                if (closedEpoch[i] != NO_EPOCH) {
+                    min = Math.min(min, closedMinBy[i]);
+                    max = Math.max(max, closedMaxBy[i]);
                 }
             }
             if (min == Long.MAX_VALUE) {
                 min = 0;
                 max = 0;
             }
-            long elapsedInLive = Math.max(0L, now - (originNanos + cur * bucketNanos));
-            long covered = Math.min(cur, n - 1) * bucketNanos + elapsedInLive;
+            long elapsedInLive = Math.max(0L, now - (originNanos + b.epoch * bucketNanos));
+            long covered = Math.min(b.epoch, n - 1) * bucketNanos + elapsedInLive;
             return new WindowSnapshot(count, sum, min, max, covered);
+        } finally {
+            phaser.readerUnlock();
         }
     }
 
@@ -133,69 +173,65 @@ public final class BucketRingWindow implements SlidingWindow {
      * @return {count, sum}
      */
     long[] recomputeTotals() {
-        synchronized (rotationLock) {
+        phaser.readerLock();
+        try {
             advanceTo(epochOf(clock.nanoTime()));
-            long cur = currentEpoch;
-            long count = 0;
-            long sum = 0;
-            for (Bucket b : ring) {
-                if (b.epoch == cur) {
-                    count += b.count.sum();
-                    sum += b.sum.sum();
-                } else if (b.frozen && b.epoch > cur - n && b.epoch < cur) {
-                    count += b.frozenCount;
-                    sum += b.frozenSum;
+            long count = live.count.sum();
+            long sum = live.sum.sum();
+            long lowest = live.epoch - n;
+            for (int i = 0; i < n; i++) {
+                if (closedEpoch[i] != NO_EPOCH && closedEpoch[i] > lowest) {
+                    count += closedCountBy[i];
+                    sum += closedSumBy[i];
                 }
             }
             return new long[] {count, sum};
+        } finally {
+            phaser.readerUnlock();
         }
     }
 
-    private Bucket liveBucket(long now) {
-        long epoch = epochOf(now);
-        long cur = currentEpoch;
-        if (epoch > cur) {
-            synchronized (rotationLock) {
-                advanceTo(epoch);
-                cur = currentEpoch;
-            }
+    private void rotate(long epoch) {
+        phaser.readerLock();
+        try {
+            advanceTo(epoch);
+        } finally {
+            phaser.readerUnlock();
         }
-        // epoch < cur happens when this thread read the clock just before another rotated: the
-        // sample goes into the live bucket, one bucket late, rather than into a closed one.
-        return ring[slot(cur)];
     }
 
-    /** Moves the live bucket to {@code target}. Caller holds rotationLock. */
+    /** Makes {@code target} the live epoch. Caller holds the phaser's reader lock. */
     private void advanceTo(long target) {
-        long cur = currentEpoch;
-        if (target <= cur) {
+        LiveBucket old = live;
+        if (target <= old.epoch) {
             return;
         }
-        if (target - cur >= n) {
-            // Idle for a whole window or more: everything is evicted; reset instead of stepping.
-            for (Bucket b : ring) {
-                b.clear(NO_EPOCH);
+        LiveBucket fresh = spare;
+        fresh.clear(target);
+        live = fresh;
+        // Wait until every writer that may have read the old live bucket has left it.
+        phaser.flipPhase();
+        // Evict closed buckets that left the window: everything at or below target - n.
+        long lowest = target - n;
+        for (int i = 0; i < n; i++) {
+            if (closedEpoch[i] != NO_EPOCH && closedEpoch[i] <= lowest) {
+                closedCount -= closedCountBy[i];
+                closedSum -= closedSumBy[i];
+                closedEpoch[i] = NO_EPOCH;
             }
-            closedCount = 0;
-            closedSum = 0;
-            ring[slot(target)].clear(target);
-            currentEpoch = target;
-            return;
         }
-        for (long e = cur + 1; e <= target; e++) {
-            Bucket closing = ring[slot(e - 1)];
-            closing.freeze();
-            closedCount += closing.frozenCount;
-            closedSum += closing.frozenSum;
-            Bucket next = ring[slot(e)];
-            if (next.frozen) {
-                // next held epoch e - n (or, with one bucket, the one just closed): it leaves the window.
-                closedCount -= next.frozenCount;
-                closedSum -= next.frozenSum;
-            }
-            next.clear(e);
+        if (old.epoch > lowest) {
+            int slot = (int) (old.epoch % n);
+            // The slot held epoch old.epoch - n at most, which was evicted above.
+            closedEpoch[slot] = old.epoch;
+            closedCountBy[slot] = old.count.sum();
+            closedSumBy[slot] = old.sum.sum();
+            closedMinBy[slot] = old.min.get();
+            closedMaxBy[slot] = old.max.get();
+            closedCount += closedCountBy[slot];
+            closedSum += closedSumBy[slot];
         }
-        currentEpoch = target;
+        spare = old;
     }
 
     private long epochOf(long nowNanos) {
@@ -203,44 +239,24 @@ public final class BucketRingWindow implements SlidingWindow {
         return elapsed <= 0 ? 0 : elapsed / bucketNanos;
     }
 
-    private int slot(long epoch) {
-        return (int) (epoch % n);
-    }
-
     @Override
     public String toString() {
         return "BucketRingWindow[" + config + "]";
     }
 
-    /** One bucket. Live fields are written by recorders; frozen fields only under rotationLock. */
-    private static final class Bucket {
+    /** The bucket recorders add to; its epoch is set before it is published. */
+    private static final class LiveBucket {
         final LongAdder count = new LongAdder();
         final LongAdder sum = new LongAdder();
         final LongAccumulator min = new LongAccumulator(Math::min, Long.MAX_VALUE);
         final LongAccumulator max = new LongAccumulator(Math::max, Long.MIN_VALUE);
-        long epoch = NO_EPOCH;
-        boolean frozen;
-        long frozenCount;
-        long frozenSum;
-        long frozenMin;
-        long frozenMax;
-
-        void freeze() {
-            frozenCount = count.sum();
-            frozenSum = sum.sum();
-            frozenMin = min.get();
-            frozenMax = max.get();
-            frozen = true;
-        }
+        volatile long epoch;
 
         void clear(long newEpoch) {
             count.reset();
             sum.reset();
             min.reset();
             max.reset();
-            frozen = false;
-            frozenCount = 0;
-            frozenSum = 0;
             epoch = newEpoch;
         }
     }
