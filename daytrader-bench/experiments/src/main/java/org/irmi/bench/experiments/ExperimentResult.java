@@ -1,7 +1,9 @@
 package org.irmi.bench.experiments;
 
 import java.util.ArrayList;
+import java.util.LinkedHashMap;
 import java.util.List;
+import java.util.Map;
 
 /**
  * What one experiment measured: tables and charts for the report, the goals with the measured
@@ -15,6 +17,7 @@ public final class ExperimentResult {
     private final List<Chart> charts = new ArrayList<>();
     private final List<Goal> goals = new ArrayList<>();
     private final List<String> notes = new ArrayList<>();
+    private final Map<String, Double> figures = new LinkedHashMap<>();
 
     /**
      * @param name the experiment's command-line name
@@ -31,6 +34,15 @@ public final class ExperimentResult {
     public List<Chart> charts() { return charts; }
     public List<Goal> goals() { return goals; }
     public List<String> notes() { return notes; }
+
+    /**
+     * Key figures by name, e.g. {@code plain.stressedRttRatio}: what the CI test compares between
+     * the plain and the I-RMI case (directions, never absolute times).
+     */
+    public Map<String, Double> figures() { return figures; }
+
+    /** Records one key figure (NaN when it could not be measured). */
+    public ExperimentResult figure(String name, double value) { figures.put(name, value); return this; }
 
     public ExperimentResult table(Table table) { tables.add(table); return this; }
     public ExperimentResult chart(Chart chart) { charts.add(chart); return this; }

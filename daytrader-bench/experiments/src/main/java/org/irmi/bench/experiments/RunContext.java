@@ -43,6 +43,18 @@ public record RunContext(Path resultsDir, RunLength length, PrintStream terminal
         return file;
     }
 
+    /**
+     * @return this machine's 1-minute load average (from /proc/loadavg), or NaN where unknown.
+     *     Recorded with each run: other processes competing for the two cores move every figure.
+     */
+    public static double loadAverage() {
+        try {
+            return Double.parseDouble(Files.readString(Path.of("/proc/loadavg")).split(" ")[0]);
+        } catch (IOException | RuntimeException e) {
+            return Double.NaN;
+        }
+    }
+
     /** Prints one phase message on its own line. */
     public void say(String message) {
         terminal.println("  " + message);

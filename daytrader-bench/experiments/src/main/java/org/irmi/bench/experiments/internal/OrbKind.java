@@ -52,6 +52,7 @@ public enum OrbKind {
         options.add("-Djacorb.log.default.verbosity=1");
         options.add("-Dorg.slf4j.simpleLogger.defaultLogLevel=warn");
         options.add("-Dorg.omg.CORBA.SkipGmbalInit=true");
+        options.add("-DOAIAddr=127.0.0.1"); // loopback IORs: the experiments never leave this machine
         if (this == PLAIN) {
             options.add("-Dorg.omg.CORBA.ORBClass=org.jacorb.orb.ORB");
             options.add("-Dorg.omg.CORBA.ORBSingletonClass=org.jacorb.orb.ORBSingleton");

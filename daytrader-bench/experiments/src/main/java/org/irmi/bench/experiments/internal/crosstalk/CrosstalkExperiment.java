@@ -190,12 +190,14 @@ public final class CrosstalkExperiment implements Experiment {
             String description = "large-message (>= 1 MB) assembly with " + streams + " secondary stream" + (streams > 1 ? "s" : "")
                     + " <= 1.2x alone (I-RMI " + GOAL_WEIGHT + "x)";
             double plainRatio = worstRatio(measured, plainAlone, find(measured, OrbKind.PLAIN, 0, streams));
+            result.figure("plain.ratio." + streams + "streams", plainRatio);
             Case irmiCase = find(measured, OrbKind.IRMI, GOAL_WEIGHT, streams);
             if (irmiCase == null || irmiAlone == null) {
                 result.goal(new Goal(name(), description, String.format("%.2fx", plainRatio), "not run", false));
                 continue;
             }
             double irmiRatio = worstRatio(measured, irmiAlone, irmiCase);
+            result.figure("irmi.ratio." + streams + "streams", irmiRatio);
             result.goal(new Goal(name(), description, String.format("%.2fx", plainRatio), String.format("%.2fx", irmiRatio),
                     irmiRatio <= 1.2));
         }

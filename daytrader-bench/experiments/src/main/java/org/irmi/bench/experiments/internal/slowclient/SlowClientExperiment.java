@@ -83,7 +83,17 @@ public final class SlowClientExperiment implements Experiment {
 
     /** Everything measured in one ORB run, with the wall times that cut its phases. */
     record Run(OrbKind orb, Samples primary, Samples client, Samples secondary, long origin,
-               long unloadedFrom, long stressFrom, long settledFrom, long end) {
+               long unloadedFrom, long stressFrom, long settledFrom, long end, double loadBefore, double loadAfter) {
+
+        /** Forwards the worker completed that never reached the secondary (short-circuited or failed). */
+        long forwardsNotDelivered() {
+            if (secondary.isEmpty()) {
+                return 0;
+            }
+            long out = primary.rows().get(primary.rows().size() - 1)[P_OUT];
+            long processed = secondary.rows().get(secondary.rows().size() - 1)[1];
+            return Math.max(0, out - processed);
+        }
 
         double rttMillis(long from, long to) {
             long calls = client.delta(C_CALLS, from, to);
@@ -142,6 +152,7 @@ public final class SlowClientExperiment implements Experiment {
                     base, EventSourceMain.class, List.of(primaryIor, String.valueOf(EVENT_BYTES),
                             String.valueOf(EVENT_PERIOD_MILLIS), String.valueOf(STAT_MILLIS)), context.logDir()));
             long origin = System.currentTimeMillis();
+            double loadBefore = RunContext.loadAverage();
             String label = orb.label();
             phase(bar, children, label + " warm-up", warmupMillis);
             long unloadedFrom = System.currentTimeMillis();
@@ -152,6 +163,7 @@ public final class SlowClientExperiment implements Experiment {
             stress.await("IOR", 30_000);
             phase(bar, children, label + " secondary stressed", stressedMillis);
             long end = System.currentTimeMillis();
+            double loadAfter = RunContext.loadAverage();
             stress.stop(2000);
             client.stop(3000);
             source.stop(3000);
@@ -159,7 +171,8 @@ public final class SlowClientExperiment implements Experiment {
             secondary.stop(3000);
             long settledFrom = stressFrom + stressedMillis / 4;
             Run run = new Run(orb, Samples.parse(primary.linesWith("STAT")), Samples.parse(client.linesWith("STAT")),
-                    Samples.parse(secondary.linesWith("STAT")), origin, unloadedFrom, stressFrom, settledFrom, end);
+                    Samples.parse(secondary.linesWith("STAT")), origin, unloadedFrom, stressFrom, settledFrom, end,
+                    loadBefore, loadAfter);
             if (run.primary().isEmpty() || run.client().isEmpty()) {
                 throw new IllegalStateException("slow-client on " + label + ": no samples from the primary or the client; see "
                         + context.logDir());
@@ -219,6 +232,16 @@ public final class SlowClientExperiment implements Experiment {
                     fmt(run.gcPercent(run.settledFrom(), run.end())), isPlain ? "102" : "-");
         }
         result.table(table1).table(table2);
+        Table isolation = Table.of("What the primary's ORB did with the forwards", "Primary's ORB", "Events in",
+                "Events dropped (queue full)", "Forwards completed (worker)", "Forwards not delivered (short-circuited/failed)",
+                "Load average before/after");
+        for (Run run : runs.values()) {
+            long[] last = run.primary().rows().get(run.primary().rows().size() - 1);
+            isolation.row(run.orb().label(), String.valueOf(last[P_IN]), String.valueOf(last[P_DROPPED]),
+                    String.valueOf(last[P_OUT]), String.valueOf(run.forwardsNotDelivered()),
+                    String.format("%.1f / %.1f", run.loadBefore(), run.loadAfter()));
+        }
+        result.table(isolation);
         long settleSeconds = plain == null ? 0 : (plain.settledFrom() - plain.stressFrom()) / 1000;
         result.note("Stressed figures are averaged from " + settleSeconds + " s after the stress starts to the end of the"
                 + " phase (the first quarter is the transient, shown in the charts), for both ORBs alike.");
@@ -242,6 +265,13 @@ public final class SlowClientExperiment implements Experiment {
         }
         result.chart(fig4).chart(rtt);
 
+        for (Run run : runs.values()) {
+            String key = run.orb() == OrbKind.PLAIN ? "plain" : "irmi";
+            result.figure(key + ".stressedRttRatio", run.rttMillis(run.settledFrom(), run.end())
+                    / run.rttMillis(run.unloadedFrom(), run.stressFrom()));
+            result.figure(key + ".stressedGcRatio", run.gcPer100Calls(run.settledFrom(), run.end())
+                    / run.gcPer100Calls(run.unloadedFrom(), run.stressFrom()));
+        }
         if (irmi == null) {
             result.goal(new Goal(name(), "stressed RTT on I-RMI <= 1.1x unloaded",
                     plain == null ? "-" : ratio(plain.rttMillis(plain.settledFrom(), plain.end()),
@@ -261,25 +291,6 @@ public final class SlowClientExperiment implements Experiment {
                 plain == null ? "-" : ratio(plain.gcPer100Calls(plain.settledFrom(), plain.end()),
                         plain.gcPer100Calls(plain.unloadedFrom(), plain.stressFrom())),
                 String.format("%.2fx", irmiGc), irmiGc <= 1.5));
-    }
-
-    /** Figures the CI test reads: stressed/unloaded RTT ratio per ORB. */
-    public static double stressedRttRatio(ExperimentResult result, String orbLabel) {
-        for (Goal goal : result.goals()) {
-            if (goal.description().startsWith("stressed RTT")) {
-                String cell = orbLabel.equals(OrbKind.PLAIN.label()) ? goal.plain() : goal.irmi();
-                return parseRatio(cell);
-            }
-        }
-        return Double.NaN;
-    }
-
-    static double parseRatio(String cell) {
-        try {
-            return Double.parseDouble(cell.replace("x", ""));
-        } catch (NumberFormatException e) {
-            return Double.NaN;
-        }
     }
 
     private static String ratio(double a, double b) {
