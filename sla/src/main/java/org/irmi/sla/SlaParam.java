@@ -24,13 +24,26 @@ public final class SlaParam {
   private final int column;
   private final String path;
   private final Object value;
+  private final int keyLine;
+  private final int keyColumn;
 
   /**
-   * Creates a value (used by the SLA loader).
+   * Creates a value (used by the SLA loader); the key position is taken to be the value's.
    *
    * @param value a {@link String}, a {@code List<SlaParam>} or an {@link SlaParams}
    */
   public SlaParam(String source, int line, int column, String path, Object value) {
+    this(source, line, column, line, column, path, value);
+  }
+
+  /**
+   * Creates a value whose key sits at {@code keyLine:keyColumn} (used by the SLA loader).
+   *
+   * @param value a {@link String}, a {@code List<SlaParam>} or an {@link SlaParams}
+   */
+  public SlaParam(String source, int keyLine, int keyColumn, int line, int column, String path, Object value) {
+    this.keyLine = keyLine;
+    this.keyColumn = keyColumn;
     this.source = Objects.requireNonNull(source, "source");
     this.line = line;
     this.column = column;
@@ -49,6 +62,12 @@ public final class SlaParam {
 
   /** 1-based column. */
   public int column() { return column; }
+
+  /** 1-based line of this value's key (of the value itself for list items). */
+  public int keyLine() { return keyLine; }
+
+  /** 1-based column of this value's key (of the value itself for list items). */
+  public int keyColumn() { return keyColumn; }
 
   /** Dotted key path from the SLA root. */
   public String path() { return path; }

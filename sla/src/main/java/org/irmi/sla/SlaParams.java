@@ -72,8 +72,7 @@ public final class SlaParams {
       if (!ok.contains(e.getKey())) {
         SlaParam p = e.getValue();
         String hint = Suggest.closest(e.getKey(), ok).map(s -> " (did you mean '" + s + "'?)").orElse("");
-        // The key's own position is not kept separately; the value's position is on the same line.
-        errors.add(new SlaError(p.source(), p.line(), p.column(), p.path(),
+        errors.add(new SlaError(p.source(), p.keyLine(), p.keyColumn(), p.path(),
             "unknown key '" + e.getKey() + "' in " + path + hint));
       }
     }

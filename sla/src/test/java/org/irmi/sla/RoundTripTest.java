@@ -40,6 +40,22 @@ class RoundTripTest {
     assertThat(reparsed).isEqualTo(original);
   }
 
+  @Test
+  void shouldRoundTripUnusualValuesWhenSlaIsBuiltInCode() {
+    Sla sla = new Sla("odd.values",
+        List.of(new ServiceObjective(OperationPattern.of("a\\*b[!x-z]?"), java.util.Optional.of(java.time.Duration.ofNanos(1500)),
+            java.util.OptionalDouble.of(100.0 / 60), java.util.OptionalDouble.of(0.125))),
+        MonitorsConfig.custom().latency(WindowConfig.of(java.time.Duration.ofMillis(1001), 7)).build(),
+        new IsolationPointsConfig(
+            java.util.Optional.of(SlowClientConfig.custom().queueGauge("q: with colon").gcPerSecond(1.0 / 3).build()),
+            java.util.Optional.of(PoisonConfig.custom().coolDown(java.time.Duration.ofSeconds(3601))
+                .action(ActionConfig.of(new ShortCircuitConfig(java.util.Optional.of("true"), false))).build()),
+            java.util.Optional.of(CrosstalkConfig.custom().baseReadBudgetBytes(1025).defaultWeight(0.001)
+                .addWeight(new StreamWeight(StreamWeight.Kind.TAG, "a:b", 999.5)).build())));
+
+    assertThat(Sla.parse(sla.toYaml(), "odd.yaml")).isEqualTo(sla);
+  }
+
   @ParameterizedTest(name = "{0}")
   @MethodSource("validFiles")
   void shouldRenderTheSameTextWhenRenderingTwice(Path file) {

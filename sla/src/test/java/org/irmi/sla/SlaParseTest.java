@@ -156,7 +156,7 @@ class SlaParseTest {
         () -> params.allowOnly("delay", "copies", "replica", "tuning"));
 
     assertThat(e.errors()).extracting(SlaError::toString).containsExactly(
-        "third-party-module.yaml:8:17: unknown key 'replicas' in isolationPoints.slowClient.action (did you mean 'replica'?)");
+        "third-party-module.yaml:8:7: unknown key 'replicas' in isolationPoints.slowClient.action (did you mean 'replica'?)");
   }
 
   @Test

@@ -701,7 +701,7 @@ public final class SlaBinder {
       if (key.equals("module") || key.equals("fallback")) {
         continue;
       }
-      params.put(key, raw(s.value(key).orElseThrow(), s.child(key)));
+      params.put(key, raw(s.keyNode(key).orElseThrow(), s.value(key).orElseThrow(), s.child(key)));
     }
     Mark m = s.node().getStartMark().orElse(null);
     SlaParams p = new SlaParams(errors.source, m == null ? 1 : m.getLine() + 1, m == null ? 1 : m.getColumn() + 1,
@@ -710,19 +710,22 @@ public final class SlaBinder {
   }
 
   /** Converts a node to a raw parameter, keeping positions; reports duplicate keys in nested maps. */
-  private SlaParam raw(Node n, String path) {
+  private SlaParam raw(Node keyNode, Node n, String path) {
     Mark m = n.getStartMark().orElse(null);
     int line = m == null ? 1 : m.getLine() + 1;
     int col = m == null ? 1 : m.getColumn() + 1;
+    Mark km = keyNode == null ? m : keyNode.getStartMark().orElse(m);
+    int keyLine = km == null ? line : km.getLine() + 1;
+    int keyCol = km == null ? col : km.getColumn() + 1;
     if (n instanceof ScalarNode sc) {
-      return new SlaParam(errors.source, line, col, path, isNull(sc) ? "" : sc.getValue());
+      return new SlaParam(errors.source, keyLine, keyCol, line, col, path, isNull(sc) ? "" : sc.getValue());
     }
     if (n instanceof SequenceNode seq) {
       List<SlaParam> items = new ArrayList<>();
       for (int i = 0; i < seq.getValue().size(); i++) {
-        items.add(raw(seq.getValue().get(i), path + "[" + i + "]"));
+        items.add(raw(null, seq.getValue().get(i), path + "[" + i + "]"));
       }
-      return new SlaParam(errors.source, line, col, path, items);
+      return new SlaParam(errors.source, keyLine, keyCol, line, col, path, items);
     }
     Map<String, SlaParam> map = new LinkedHashMap<>();
     for (NodeTuple t : ((MappingNode) n).getValue()) {
@@ -734,9 +737,9 @@ public final class SlaBinder {
         errors.at(k, path + "." + k.getValue(), "duplicate key '" + k.getValue() + "' in " + path);
         continue;
       }
-      map.put(k.getValue(), raw(t.getValueNode(), path + "." + k.getValue()));
+      map.put(k.getValue(), raw(k, t.getValueNode(), path + "." + k.getValue()));
     }
-    return new SlaParam(errors.source, line, col, path, new SlaParams(errors.source, line, col, path, map));
+    return new SlaParam(errors.source, keyLine, keyCol, line, col, path, new SlaParams(errors.source, line, col, path, map));
   }
 
   // ---------------------------------------------------------------- helpers
