@@ -1,0 +1,220 @@
+package org.irmi.isolation.internal;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+
+import java.nio.charset.StandardCharsets;
+import java.time.Duration;
+import org.irmi.isolation.Decision;
+import org.irmi.isolation.Evidence;
+import org.irmi.isolation.Glob;
+import org.irmi.isolation.IncomingRequest;
+import org.irmi.isolation.MinorCodes;
+import org.irmi.isolation.PoisonConfig;
+import org.irmi.isolation.SignatureRule;
+import org.irmi.monitors.ManualClock;
+import org.junit.jupiter.api.Test;
+
+class DefaultPoisonMessagePointTest {
+    private static final long MS = 1_000_000L;
+    private final ManualClock clock = new ManualClock();
+    private final TestModules.Recording module = TestModules.poisonRejecting();
+    private final DecisionRecorder recorder = new DecisionRecorder(clock::wallMillis);
+    private int nextId;
+
+    private DefaultPoisonMessagePoint point(PoisonConfig config) {
+        return new DefaultPoisonMessagePoint(config, module, recorder, clock::nanoTime);
+    }
+
+    private PoisonConfig config() {
+        return PoisonConfig.custom().coolDown(Duration.ofSeconds(10)).probationRatePerSecond(1)
+                .admitAfter(Duration.ofSeconds(2)).minBaselineRequests(10).build();
+    }
+
+    private IncomingRequest req(String op) {
+        return req(op, null);
+    }
+
+    private IncomingRequest req(String op, byte[] args) {
+        return new IncomingRequest(7, nextId++, "10.0.0.1:5000", "TradePOA/trade", op, 100, true,
+                null, args);
+    }
+
+    /** Runs n cheap requests of op to completion. */
+    private void normal(DefaultPoisonMessagePoint p, String op, int n) {
+        for (int i = 0; i < n; i++) {
+            IncomingRequest r = req(op);
+            assertThat(p.onRequestHeader(r)).isEqualTo(Decision.PROCEED);
+            p.onDispatchEnd(r.requestKey(), 20_000, 8_000);
+        }
+    }
+
+    @Test
+    void shouldFilterPoisonInTheFirstEpisodeWhenCostNamesIt() {
+        DefaultPoisonMessagePoint p = point(config());
+        normal(p, "quote", 50);
+        normal(p, "buy", 50);
+        IncomingRequest poison = req("poison");
+        IncomingRequest inFlightQuote = req("quote");
+        p.onRequestHeader(poison);
+        p.onRequestHeader(inFlightQuote);
+        p.onRisingEdge(clock.nanoTime(), Evidence.NONE);
+        p.onDispatchEnd(inFlightQuote.requestKey(), 20_000, 8_000);
+        normal(p, "quote", 5);
+        clock.advance(Duration.ofSeconds(4));
+        p.onDispatchEnd(poison.requestKey(), 4_000_000_000L, 40_000_000_000L);
+        p.onFallingEdge(clock.nanoTime(), Evidence.NONE);
+
+        assertThat(p.filtered()).containsExactly("poison");
+        assertThat(p.episodeReports()).hasSize(1);
+        assertThat(p.episodeReports().get(0).namedByCost()).isEqualTo("poison");
+        Decision d = p.onRequestHeader(req("poison"));
+        assertThat(d).isInstanceOf(Decision.Reject.class);
+        assertThat(((Decision.Reject) d).minor()).isEqualTo(MinorCodes.POISON_FILTERED);
+        assertThat(p.onRequestHeader(req("quote"))).isEqualTo(Decision.PROCEED);
+        assertThat(p.onRequestHeader(req("buy"))).isEqualTo(Decision.PROCEED);
+    }
+
+    @Test
+    void shouldWaitForS1RequestsStillRunningAtTheFallingEdge() {
+        DefaultPoisonMessagePoint p = point(config());
+        normal(p, "quote", 50);
+        IncomingRequest poison = req("poison");
+        p.onRequestHeader(poison);
+        p.onRisingEdge(clock.nanoTime(), Evidence.NONE);
+        normal(p, "quote", 5);
+        p.onFallingEdge(clock.nanoTime(), Evidence.NONE);
+        assertThat(p.episodeReports()).isEmpty();
+        p.onDispatchEnd(poison.requestKey(), 4_000_000_000L, 40_000_000_000L);
+        assertThat(p.episodeReports()).hasSize(1);
+        assertThat(p.filtered()).containsExactly("poison");
+    }
+
+    @Test
+    void shouldAnalyseAtTheDeadlineWhenS1RequestsNeverFinish() {
+        DefaultPoisonMessagePoint p = point(config());
+        normal(p, "quote", 50);
+        IncomingRequest stuck = req("stuck");
+        p.onRequestHeader(stuck);
+        p.onRisingEdge(clock.nanoTime(), Evidence.NONE);
+        clock.advance(Duration.ofSeconds(1));
+        p.onFallingEdge(clock.nanoTime(), Evidence.NONE);
+        p.tick(clock.nanoTime() + 2_000 * MS);
+        assertThat(p.episodeReports()).isEmpty();
+        p.tick(clock.nanoTime() + 3_000 * MS);
+        assertThat(p.episodeReports()).hasSize(1);
+        assertThat(p.filtered()).isEmpty(); // no cost evidence, one episode: nothing is filtered
+    }
+
+    @Test
+    void shouldNotFilterAnythingWhenTheEpisodeHasNoCostlyRequest() {
+        DefaultPoisonMessagePoint p = point(config());
+        normal(p, "quote", 50);
+        normal(p, "buy", 50);
+        p.onRequestHeader(req("quote"));
+        p.onRisingEdge(clock.nanoTime(), Evidence.NONE);
+        normal(p, "quote", 20);
+        normal(p, "buy", 20);
+        p.onFallingEdge(clock.nanoTime(), Evidence.NONE);
+        p.tick(clock.nanoTime() + 10_000 * MS);
+        assertThat(p.filtered()).isEmpty();
+    }
+
+    @Test
+    void shouldNeverFilterProtectedOperations() {
+        DefaultPoisonMessagePoint p = point(PoisonConfig.custom().minBaselineRequests(10)
+                .neverFilter(op -> op.equals("report")).build());
+        normal(p, "quote", 50);
+        IncomingRequest report = req("report");
+        p.onRequestHeader(report);
+        p.onRisingEdge(clock.nanoTime(), Evidence.NONE);
+        p.onDispatchEnd(report.requestKey(), 4_000_000_000L, 40_000_000_000L);
+        p.onFallingEdge(clock.nanoTime(), Evidence.NONE);
+        assertThat(p.filtered()).isEmpty();
+        assertThatThrownBy(() -> p.filter("report", 0)).hasMessageContaining("neverFilter");
+    }
+
+    @Test
+    void shouldPutFilteredSignatureOnProbationAndReadmitItWhenHealthy() {
+        DefaultPoisonMessagePoint p = point(config());
+        normal(p, "quote", 50);
+        p.filter("poison", clock.nanoTime());
+        clock.advance(Duration.ofSeconds(9));
+        assertThat(p.onRequestHeader(req("poison"))).isInstanceOf(Decision.Reject.class);
+        clock.advance(Duration.ofSeconds(1));
+        IncomingRequest probe = req("poison");
+        assertThat(p.onRequestHeader(probe)).isEqualTo(Decision.PROCEED);
+        assertThat(p.onRequestHeader(req("poison"))).isInstanceOf(Decision.Reject.class);
+        p.onDispatchEnd(probe.requestKey(), 20_000, 8_000);
+        for (int i = 0; i < 2; i++) {
+            clock.advance(Duration.ofSeconds(1));
+            IncomingRequest next = req("poison");
+            assertThat(p.onRequestHeader(next)).isEqualTo(Decision.PROCEED);
+            p.onDispatchEnd(next.requestKey(), 20_000, 8_000);
+        }
+        assertThat(p.filtered()).isEmpty();
+        assertThat(p.onRequestHeader(req("poison"))).isEqualTo(Decision.PROCEED);
+    }
+
+    @Test
+    void shouldFilterAgainWhenAProbeIsCostly() {
+        DefaultPoisonMessagePoint p = point(config());
+        normal(p, "quote", 50);
+        p.filter("poison", clock.nanoTime());
+        clock.advance(Duration.ofSeconds(10));
+        IncomingRequest probe = req("poison");
+        assertThat(p.onRequestHeader(probe)).isEqualTo(Decision.PROCEED);
+        p.onDispatchEnd(probe.requestKey(), 4_000_000_000L, 40_000_000_000L);
+        clock.advance(Duration.ofSeconds(15));
+        assertThat(p.onRequestHeader(req("poison"))).isInstanceOf(Decision.Reject.class);
+        assertThat(p.filtered()).containsExactly("poison");
+    }
+
+    @Test
+    void shouldTellArgumentsApartWhenASignatureRuleMatches() {
+        byte[] sell = "....SELL....".getBytes(StandardCharsets.US_ASCII);
+        byte[] buy = "....BUY.....".getBytes(StandardCharsets.US_ASCII);
+        DefaultPoisonMessagePoint p = point(PoisonConfig.custom()
+                .signature(new SignatureRule("sell", Glob.of("order*"), 0, 12,
+                        "SELL".getBytes(StandardCharsets.US_ASCII)))
+                .signature(new SignatureRule("head", Glob.of("raw"), 0, 2, null)).build());
+        assertThat(p.signatureOf(req("order", sell))).isEqualTo("order#sell");
+        assertThat(p.signatureOf(req("order", buy))).isEqualTo("order");
+        assertThat(p.signatureOf(req("raw", new byte[]{0x0a, (byte) 0xff, 3})))
+                .isEqualTo("raw#head=0aff");
+        assertThat(p.argumentBytesWanted("orderX")).isEqualTo(12);
+        assertThat(p.argumentBytesWanted("quote")).isZero();
+        p.filter("order#sell", clock.nanoTime());
+        assertThat(p.onRequestHeader(req("order", sell))).isInstanceOf(Decision.Reject.class);
+        assertThat(p.onRequestHeader(req("order", buy))).isEqualTo(Decision.PROCEED);
+    }
+
+    @Test
+    void shouldAdvertiseOverloadDuringAndShortlyAfterAnEpisode() {
+        DefaultPoisonMessagePoint p = point(PoisonConfig.custom()
+                .advertiseOverload(Duration.ofSeconds(5)).build());
+        assertThat(p.advertisesOverload(clock.nanoTime())).isFalse();
+        p.onRisingEdge(clock.nanoTime(), Evidence.NONE);
+        clock.advance(Duration.ofSeconds(60));
+        assertThat(p.advertisesOverload(clock.nanoTime())).isTrue();
+        p.onFallingEdge(clock.nanoTime(), Evidence.NONE);
+        clock.advance(Duration.ofSeconds(4));
+        assertThat(p.advertisesOverload(clock.nanoTime())).isTrue();
+        clock.advance(Duration.ofSeconds(1));
+        assertThat(p.advertisesOverload(clock.nanoTime())).isFalse();
+    }
+
+    @Test
+    void shouldCountDecisionsWhenRequestsAreRefused() {
+        DefaultPoisonMessagePoint p = point(config());
+        p.filter("poison", clock.nanoTime());
+        p.onRequestHeader(req("poison"));
+        p.onRequestHeader(req("quote"));
+        assertThat(recorder.count(org.irmi.isolation.PointKind.POISON_MESSAGE,
+                Decision.Action.REJECT)).isEqualTo(1);
+        assertThat(recorder.count(org.irmi.isolation.PointKind.POISON_MESSAGE,
+                Decision.Action.PROCEED)).isEqualTo(1);
+        assertThat(module.triggers).hasSize(1);
+        assertThat(module.triggers.get(0).evidence().get("timesFiltered")).isEqualTo(1.0);
+    }
+}

@@ -1,0 +1,105 @@
+package org.irmi.isolation.internal;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import java.util.Map;
+import java.util.Set;
+import org.irmi.isolation.PoisonConfig;
+import org.junit.jupiter.api.Test;
+
+class SuspectAnalyzerTest {
+    private final PoisonConfig config = PoisonConfig.custom().costFactor(10).minCostShare(0.5)
+            .minEpisodes(2).maxCommonShare(0.05).minBaselineRequests(20).build();
+    // 1000 normal requests: quote 600 (10 us, 10 KB each), buy 390, portfolio 10 (heavy: 200 KB)
+    private final Map<String, CostTotals> baseline = Map.of(
+            "quote", new CostTotals(600, 600 * 10_000L, 600 * 10_000L),
+            "buy", new CostTotals(390, 390 * 20_000L, 390 * 20_000L),
+            "portfolio", new CostTotals(10, 10 * 50_000L, 10 * 200_000L));
+
+    @Test
+    void shouldNameCostlyOffenderInTheFirstEpisode() {
+        SuspectAnalyzer a = new SuspectAnalyzer(config);
+        Map<String, CostTotals> episode = Map.of(
+                "quote", new CostTotals(40, 40 * 10_000L, 40 * 10_000L),
+                "poison", new CostTotals(1, 4_000_000_000L, 40_000_000_000L));
+        var v = a.onEpisode(Set.of("quote", "poison"), Set.of("quote"), episode, baseline, Set.of());
+        assertThat(v.episode()).isEqualTo(1);
+        assertThat(v.namedByCost()).isEqualTo("poison");
+        assertThat(v.toFilter()).containsExactly("poison");
+        assertThat(v.suspects()).containsExactly("poison");
+    }
+
+    @Test
+    void shouldNotNameNormallyHeavyOperationWhenItsOwnBaselineIsAsHeavy() {
+        SuspectAnalyzer a = new SuspectAnalyzer(PoisonConfig.custom().minBaselineRequests(5).build());
+        // an episode someone else caused: portfolio dominates the allocation but is as heavy as usual
+        Map<String, CostTotals> episode = Map.of(
+                "quote", new CostTotals(10, 10 * 10_000L, 10 * 10_000L),
+                "portfolio", new CostTotals(2, 2 * 50_000L, 2 * 200_000L));
+        var v = a.onEpisode(Set.of("quote", "portfolio"), Set.of(), episode, baseline, Set.of());
+        assertThat(v.namedByCost()).isNull();
+        assertThat(v.toFilter()).isEmpty();
+    }
+
+    @Test
+    void shouldNotNameCheapOperationWhenItsShareIsSmall() {
+        SuspectAnalyzer a = new SuspectAnalyzer(config);
+        Map<String, CostTotals> episode = Map.of(
+                "quote", new CostTotals(100, 100 * 10_000L, 100 * 10_000L),
+                "rare", new CostTotals(1, 150_000L, 150_000L)); // 15x baseline, but 13% of the cost
+        var v = a.onEpisode(Set.of("quote", "rare"), Set.of("quote"), episode, baseline, Set.of());
+        assertThat(v.namedByCost()).isNull();
+    }
+
+    @Test
+    void shouldNarrowSuspectsOverEpisodesWhenCostsAreUnknown() {
+        SuspectAnalyzer a = new SuspectAnalyzer(config);
+        Map<String, CostTotals> counts = Map.of("poison", new CostTotals(1, 0, 0));
+        var v1 = a.onEpisode(Set.of("poison", "rareA"), Set.of(), counts, baseline, Set.of());
+        assertThat(v1.narrowed()).containsExactlyInAnyOrder("poison", "rareA");
+        assertThat(v1.toFilter()).isEmpty();
+        var v2 = a.onEpisode(Set.of("poison", "rareB"), Set.of("rareB"), counts, baseline, Set.of());
+        assertThat(v2.narrowed()).containsExactly("poison");
+        assertThat(v2.toFilter()).containsExactly("poison");
+    }
+
+    @Test
+    void shouldNeverFilterCommonOperationBySetDifferenceAlone() {
+        SuspectAnalyzer a = new SuspectAnalyzer(config);
+        Map<String, CostTotals> none = Map.of();
+        a.onEpisode(Set.of("quote"), Set.of(), none, baseline, Set.of());
+        var v = a.onEpisode(Set.of("quote"), Set.of(), none, baseline, Set.of());
+        assertThat(v.narrowed()).containsExactly("quote");
+        assertThat(v.toFilter()).isEmpty();
+        assertThat(v.evidence().get("narrowedCommonShare")).isEqualTo(0.6);
+    }
+
+    @Test
+    void shouldRestartNarrowingWhenIntersectionBecomesEmpty() {
+        SuspectAnalyzer a = new SuspectAnalyzer(config);
+        a.onEpisode(Set.of("x"), Set.of(), Map.of(), baseline, Set.of());
+        var v = a.onEpisode(Set.of("y", "z"), Set.of(), Map.of(), baseline, Set.of());
+        assertThat(v.narrowed()).containsExactlyInAnyOrder("y", "z");
+    }
+
+    @Test
+    void shouldNeverSuspectExcludedSignatures() {
+        SuspectAnalyzer a = new SuspectAnalyzer(config);
+        Map<String, CostTotals> episode = Map.of(
+                "quote", new CostTotals(40, 40 * 10_000L, 40 * 10_000L),
+                "admin", new CostTotals(1, 4_000_000_000L, 40_000_000_000L));
+        var v = a.onEpisode(Set.of("admin"), Set.of(), episode, baseline, Set.of("admin"));
+        assertThat(v.suspects()).isEmpty();
+        assertThat(v.toFilter()).isEmpty();
+    }
+
+    @Test
+    void shouldCompareWithOtherEpisodeRequestsWhenBaselineIsTooSmall() {
+        SuspectAnalyzer a = new SuspectAnalyzer(config);
+        Map<String, CostTotals> episode = Map.of(
+                "quote", new CostTotals(10, 10 * 1_000L, 10 * 1_000L),
+                "poison", new CostTotals(1, 1_000_000L, 1_000_000L));
+        var v = a.onEpisode(Set.of("poison"), Set.of(), episode, Map.of(), Set.of());
+        assertThat(v.namedByCost()).isEqualTo("poison");
+    }
+}
