@@ -1,0 +1,124 @@
+package org.irmi.isolation.internal;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.within;
+
+import java.time.Duration;
+import java.util.HashMap;
+import java.util.Map;
+import org.irmi.isolation.ConnectionTuner;
+import org.irmi.isolation.CrosstalkConfig;
+import org.irmi.isolation.IncomingRequest;
+import org.irmi.isolation.WeightRule;
+import org.junit.jupiter.api.Test;
+
+class DefaultQosCrosstalkPointTest {
+    private static final long MS = 1_000_000L;
+    private final Map<Long, Integer> budgets = new HashMap<>();
+    private final Map<Long, Integer> buffers = new HashMap<>();
+    private int tunerCalls;
+    private final ConnectionTuner tuner = new ConnectionTuner() {
+        @Override
+        public void setReadBudget(long connectionId, int bytesPerTurn) {
+            budgets.put(connectionId, bytesPerTurn);
+            tunerCalls++;
+        }
+
+        @Override
+        public void setReceiveBufferSize(long connectionId, int bytes) {
+            buffers.put(connectionId, bytes);
+            tunerCalls++;
+        }
+    };
+    private final CrosstalkConfig config = CrosstalkConfig.custom()
+            .rule(WeightRule.glob(WeightRule.Match.CLIENT_ADDRESS, "10.0.0.4", 4))
+            .rule(WeightRule.glob(WeightRule.Match.OBJECT_KEY, "*bulk*", 2))
+            .rule(new WeightRule(WeightRule.Match.TAG, "gold"::equals, "gold", 8))
+            .baseReadBudgetBytes(64 * 1024).idleAfter(Duration.ofMillis(100)).build();
+    private final DefaultQosCrosstalkPoint point = new DefaultQosCrosstalkPoint(config, tuner);
+
+    private static IncomingRequest header(long conn, String key, String tag) {
+        return new IncomingRequest(conn, 1, "10.0.0.9:1", key, "op", 100, true, tag, null);
+    }
+
+    @Test
+    void shouldWeighConnectionsByAddressObjectKeyAndTag() {
+        point.onConnectionOpened(1, "10.0.0.1");
+        point.onConnectionOpened(2, "10.0.0.4");
+        point.onConnectionOpened(3, "10.0.0.1");
+        point.onConnectionOpened(4, "10.0.0.1");
+        point.onRequestHeader(header(3, "POA/bulk-store", null));
+        point.onRequestHeader(header(4, "POA/x", "gold"));
+        assertThat(point.weightOf(1)).isEqualTo(1.0);
+        assertThat(point.weightOf(2)).isEqualTo(4.0);
+        assertThat(point.weightOf(3)).isEqualTo(2.0);
+        assertThat(point.weightOf(4)).isEqualTo(8.0);
+    }
+
+    @Test
+    void shouldGiveReadSharesOfOneTwoFourWhenEveryStreamHasDataWaiting() {
+        CrosstalkConfig c = CrosstalkConfig.custom()
+                .rule(WeightRule.glob(WeightRule.Match.OBJECT_KEY, "w2", 2))
+                .rule(WeightRule.glob(WeightRule.Match.OBJECT_KEY, "w4", 4)).build();
+        DefaultQosCrosstalkPoint p = new DefaultQosCrosstalkPoint(c, tuner);
+        long[] ids = {1, 2, 3};
+        String[] keys = {"w1", "w2", "w4"};
+        for (int i = 0; i < 3; i++) {
+            p.onConnectionOpened(ids[i], "127.0.0.1");
+            p.onRequestHeader(header(ids[i], keys[i], null));
+            p.onBytesRead(ids[i], 1);
+        }
+        long now = 0;
+        p.tick(now);
+        // a selector that reads each connection's budget every turn (each has data waiting)
+        for (int turn = 0; turn < 1000; turn++) {
+            for (long id : ids) {
+                p.onBytesRead(id, budgets.get(id));
+            }
+            now += MS;
+            p.tick(now);
+        }
+        double total = p.bytesRead(1) + p.bytesRead(2) + p.bytesRead(3);
+        assertThat(p.bytesRead(1) / total).isCloseTo(1 / 7.0, within(0.001));
+        assertThat(p.bytesRead(2) / total).isCloseTo(2 / 7.0, within(0.001));
+        assertThat(p.bytesRead(3) / total).isCloseTo(4 / 7.0, within(0.001));
+        assertThat(buffers.get(3L)).isCloseTo(2 * buffers.get(2L), within(1)); // rounding
+    }
+
+    @Test
+    void shouldReturnIdleStreamsToTheBaseBudgetAndRescaleTheOthers() {
+        point.onConnectionOpened(1, "10.0.0.1");
+        point.onConnectionOpened(2, "10.0.0.4");
+        point.onBytesRead(1, 10);
+        point.onBytesRead(2, 10);
+        point.tick(0);
+        assertThat(point.activeStreams()).isEqualTo(2);
+        assertThat(budgets.get(2L)).isEqualTo(Math.round(64 * 1024 * 2 * 4 / 5.0));
+        point.onBytesRead(2, 10);
+        point.tick(150 * MS); // connection 1 idle for 150 ms > idleAfter
+        assertThat(point.activeStreams()).isEqualTo(1);
+        assertThat(budgets.get(1L)).isEqualTo(64 * 1024);
+        assertThat(budgets.get(2L)).isEqualTo(64 * 1024);
+    }
+
+    @Test
+    void shouldNotCallTheTunerWhenBudgetsAreUnchanged() {
+        point.onConnectionOpened(1, "10.0.0.1");
+        point.onBytesRead(1, 10);
+        point.tick(0);
+        int calls = tunerCalls;
+        point.onBytesRead(1, 10);
+        point.tick(MS);
+        assertThat(tunerCalls).isEqualTo(calls);
+    }
+
+    @Test
+    void shouldForgetClosedConnections() {
+        point.onConnectionOpened(1, "10.0.0.1");
+        point.onBytesRead(1, 10);
+        point.onConnectionClosed(1);
+        point.tick(0);
+        assertThat(point.activeStreams()).isZero();
+        assertThat(point.bytesRead(1)).isZero();
+    }
+}
