@@ -62,6 +62,7 @@ import org.snakeyaml.engine.v2.nodes.Tag;
 public final class SlaBinder {
 
   private static final int MAX_FILE_CHARS = 1 << 20;
+  private static final int MAX_PARAM_DEPTH = 16;
 
   private final Section.Errors errors;
 
@@ -711,6 +712,10 @@ public final class SlaBinder {
 
   /** Converts a node to a raw parameter, keeping positions; reports duplicate keys in nested maps. */
   private SlaParam raw(Node keyNode, Node n, String path) {
+    return raw(keyNode, n, path, 0, path);
+  }
+
+  private SlaParam raw(Node keyNode, Node n, String path, int depth, String topPath) {
     Mark m = n.getStartMark().orElse(null);
     int line = m == null ? 1 : m.getLine() + 1;
     int col = m == null ? 1 : m.getColumn() + 1;
@@ -720,24 +725,32 @@ public final class SlaBinder {
     if (n instanceof ScalarNode sc) {
       return new SlaParam(errors.source, keyLine, keyCol, line, col, path, isNull(sc) ? "" : sc.getValue());
     }
+    if (depth >= MAX_PARAM_DEPTH) {
+      // Also stops an alias that refers to itself.
+      errors.at(n, path, topPath + ": parameters nest deeper than " + MAX_PARAM_DEPTH + " levels (a recursive alias?)");
+      return new SlaParam(errors.source, keyLine, keyCol, line, col, path, "");
+    }
     if (n instanceof SequenceNode seq) {
       List<SlaParam> items = new ArrayList<>();
       for (int i = 0; i < seq.getValue().size(); i++) {
-        items.add(raw(null, seq.getValue().get(i), path + "[" + i + "]"));
+        items.add(raw(null, seq.getValue().get(i), path + "[" + i + "]", depth + 1, topPath));
       }
       return new SlaParam(errors.source, keyLine, keyCol, line, col, path, items);
     }
     Map<String, SlaParam> map = new LinkedHashMap<>();
+    Map<String, Integer> keyLines = new LinkedHashMap<>();
     for (NodeTuple t : ((MappingNode) n).getValue()) {
       if (!(t.getKeyNode() instanceof ScalarNode k)) {
         errors.at(t.getKeyNode(), path, "a key in " + path + " must be a plain name");
         continue;
       }
       if (map.containsKey(k.getValue())) {
-        errors.at(k, path + "." + k.getValue(), "duplicate key '" + k.getValue() + "' in " + path);
+        errors.at(k, path + "." + k.getValue(), "duplicate key '" + k.getValue() + "' in " + path
+            + " (first defined at line " + keyLines.get(k.getValue()) + ")");
         continue;
       }
-      map.put(k.getValue(), raw(k, t.getValueNode(), path + "." + k.getValue()));
+      keyLines.put(k.getValue(), k.getStartMark().map(mk -> mk.getLine() + 1).orElse(0));
+      map.put(k.getValue(), raw(k, t.getValueNode(), path + "." + k.getValue(), depth + 1, topPath));
     }
     return new SlaParam(errors.source, keyLine, keyCol, line, col, path, new SlaParams(errors.source, line, col, path, map));
   }
@@ -766,7 +779,7 @@ public final class SlaBinder {
     }
     List<Node> items = parent.list(key, what);
     if (items == null) {
-      return parent.has(key) || parent.keys().contains(key) ? null : List.of();
+      return null; // reported by list()
     }
     int before = errors.size();
     List<T> out = new ArrayList<>();
