@@ -4,8 +4,9 @@ import java.util.Objects;
 import java.util.regex.Pattern;
 
 /**
- * A glob over names: {@code *} matches any run of characters, {@code ?} one character; anything
- * else matches itself. {@code "*"} matches everything. Immutable.
+ * A glob over names, the SLA's syntax: {@code *} matches any run of characters, {@code ?} one
+ * character, {@code [a-z]} / {@code [!0-9]} a class, {@code \} escapes the next character;
+ * anything else matches itself. {@code "*"} matches everything. Immutable.
  */
 public final class Glob {
     /** Matches every name. */
@@ -16,13 +17,25 @@ public final class Glob {
 
     private Glob(String text) {
         this.text = text;
-        this.literal = text.indexOf('*') < 0 && text.indexOf('?') < 0;
+        this.literal = text.indexOf('*') < 0 && text.indexOf('?') < 0 && text.indexOf('[') < 0
+                && text.indexOf('\\') < 0;
         StringBuilder sb = new StringBuilder();
-        for (char ch : text.toCharArray()) {
-            if (ch == '*') {
+        for (int i = 0; i < text.length(); i++) {
+            char ch = text.charAt(i);
+            if (ch == '\\' && i + 1 < text.length()) {
+                sb.append(Pattern.quote(String.valueOf(text.charAt(++i))));
+            } else if (ch == '*') {
                 sb.append(".*");
             } else if (ch == '?') {
                 sb.append('.');
+            } else if (ch == '[' && text.indexOf(']', i + 1) > i + 1) {
+                int end = text.indexOf(']', i + 1);
+                String cls = text.substring(i + 1, end);
+                if (cls.startsWith("!")) {
+                    cls = "^" + cls.substring(1);
+                }
+                sb.append('[').append(cls.replace("\\", "\\\\").replace("[", "\\[")).append(']');
+                i = end;
             } else {
                 sb.append(Pattern.quote(String.valueOf(ch)));
             }

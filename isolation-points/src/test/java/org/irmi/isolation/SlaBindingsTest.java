@@ -1,0 +1,81 @@
+package org.irmi.isolation;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import java.nio.charset.StandardCharsets;
+import org.irmi.sla.Sla;
+import org.junit.jupiter.api.Test;
+
+class SlaBindingsTest {
+    private static final String YAML = """
+            service: trade
+            monitors:
+              requestRates: {length: 5s, buckets: 5}
+              causalPairs: [{incoming: "publish", target: "Sink*", outgoing: "deliver", fanout: 2}]
+            isolationPoints:
+              slowClient:
+                queueGrowth: 20/s
+                maxQueueLength: 300
+                heapPressure: 70%
+                action: {module: short-circuit}
+              poison:
+                confirmEpisodes: 3
+                coolDown: 20s
+                probation: {rate: 2/s, admitAfter: 10s}
+                neverFilter: [login, "get*"]
+                signatures:
+                  - {name: big, operation: "buy*", offset: 4, length: 4, pattern: "text:BIG"}
+              crosstalk:
+                baseReadBudget: 32KiB
+                weights:
+                  - {client: 10.1.0.0/16, weight: 4}
+                  - {objectKey: "*bulk*", weight: 2}
+                  - {tag: gold, weight: 8}
+            """;
+
+    private final Sla sla = Sla.parse(YAML, "trade.yaml");
+
+    @Test
+    void shouldBindSlowClientThresholdsAndPairsFromTheSla() {
+        SlowClientConfig c = SlaBindings.slowClient(sla.isolationPoints().slowClient().orElseThrow(),
+                sla.monitors());
+        assertThat(c.queueGrowthPerSecond()).isEqualTo(20.0);
+        assertThat(c.maxQueueLength()).isEqualTo(300.0);
+        assertThat(c.heapPressureHigh()).isEqualTo(0.7);
+        assertThat(c.windowNanos()).isEqualTo(5_000_000_000L);
+        assertThat(c.module()).isEqualTo("short-circuit");
+        assertThat(c.pairs()).hasSize(1);
+        CausalPair p = c.pairs().get(0);
+        assertThat(p.fanOut()).isEqualTo(2.0);
+        assertThat(p.matchesOutgoing(OutgoingCall.of("h", 1, "SinkA", "deliver", true))).isTrue();
+        assertThat(p.matchesOutgoing(OutgoingCall.of("h", 1, "Other", "deliver", true))).isFalse();
+    }
+
+    @Test
+    void shouldBindPoisonHealingNeverFilterAndSignaturesFromTheSla() {
+        PoisonConfig c = SlaBindings.poison(sla.isolationPoints().poison().orElseThrow());
+        assertThat(c.minEpisodes()).isEqualTo(3);
+        assertThat(c.coolDownNanos()).isEqualTo(20_000_000_000L);
+        assertThat(c.probeIntervalNanos()).isEqualTo(500_000_000L);
+        assertThat(c.admitAfterNanos()).isEqualTo(10_000_000_000L);
+        assertThat(c.neverFilter("getQuote")).isTrue();
+        assertThat(c.neverFilter("buy")).isFalse();
+        assertThat(c.module()).isEqualTo("reject");
+        SignatureRule r = c.signatures().get(0);
+        assertThat(r.suffix("xxxxBIG!".getBytes(StandardCharsets.UTF_8))).isEqualTo("#big");
+        assertThat(c.argumentBytesNeeded("buyNow")).isEqualTo(8);
+    }
+
+    @Test
+    void shouldBindCrosstalkWeightsByCidrObjectKeyAndTag() {
+        CrosstalkConfig c = SlaBindings.crosstalk(sla.isolationPoints().crosstalk().orElseThrow());
+        assertThat(c.baseReadBudgetBytes()).isEqualTo(32 * 1024);
+        assertThat(c.rules()).hasSize(3);
+        assertThat(c.rules().get(0).matches("10.1.200.3")).isTrue();
+        assertThat(c.rules().get(0).matches("10.2.0.1")).isFalse();
+        assertThat(c.rules().get(0).matches("not-an-address")).isFalse();
+        assertThat(c.rules().get(1).matches("POA/bulk-1")).isTrue();
+        assertThat(c.rules().get(2).matches("gold")).isTrue();
+        assertThat(c.rules().get(2).weight()).isEqualTo(8.0);
+    }
+}
