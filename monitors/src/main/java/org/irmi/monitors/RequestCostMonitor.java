@@ -17,6 +17,12 @@ import org.irmi.monitors.internal.WindowedRequestCostMonitor;
  *   s.end(objectKey, operation, client);       // after; s.lastCpuNanos() is this request's CPU
  * }</pre>
  *
+ * <p>Sampling ("pay as you go"): reading a thread's CPU time costs about a microsecond (see
+ * docs/monitors.md), too much for every request of a fast service. With {@code sampleEvery = N} a
+ * sampler measures one request in N, and every recorded request stands for N: counts and per-second
+ * rates in the snapshots are multiplied by N, means and maxima are those of the measured requests.
+ * N = 1 (the default) measures every request.
+ *
  * <p>Stream cardinality is bounded by {@link #maxStreams()}: when the table is full, new streams are
  * accounted in {@link StreamKey#OVERFLOW}; streams idle for a whole window are evicted when
  * {@link #streams()} is read, making room again. Operations are bounded the same way (overflow
@@ -30,11 +36,13 @@ public interface RequestCostMonitor {
     int DEFAULT_MAX_STREAMS = 1_024;
     /** Default bound on tracked operations. */
     int DEFAULT_MAX_OPERATIONS = 256;
+    /** Default sampling: measure every request. */
+    int DEFAULT_SAMPLE_EVERY = 1;
     /** Operation name under which requests are counted once the operation table is full. */
     String OVERFLOW_OPERATION = "*";
 
     /**
-     * Accounts one measured request.
+     * Accounts one measured request (standing for {@link #sampleEvery()} requests).
      *
      * @param objectKey      target object
      * @param operation      operation name
@@ -71,6 +79,9 @@ public interface RequestCostMonitor {
     /** @return the bound on tracked streams, including {@link StreamKey#OVERFLOW} */
     int maxStreams();
 
+    /** @return N: one request in N is measured, and each recorded request stands for N */
+    int sampleEvery();
+
     /**
      * Gauges and counters {@code irmi.cost.*}: totals without tags, and per operation with tag
      * {@code operation} (bounded by {@link #DEFAULT_MAX_OPERATIONS}); never per stream or client.
@@ -84,11 +95,16 @@ public interface RequestCostMonitor {
      * sampler per dispatch thread.
      */
     interface CostSampler {
-        /** Reads the thread's CPU time and allocated bytes now. */
-        void begin();
+        /**
+         * Reads the thread's CPU time and allocated bytes now, if this request is one of the sampled
+         * ones (one in {@link RequestCostMonitor#sampleEvery()}, counted per sampler).
+         *
+         * @return true if this request is measured
+         */
+        boolean begin();
 
         /**
-         * Reads them again and records the difference.
+         * Reads them again and records the difference; does nothing if {@link #begin()} returned false.
          *
          * @param objectKey target object
          * @param operation operation name
@@ -96,10 +112,10 @@ public interface RequestCostMonitor {
          */
         void end(String objectKey, String operation, String client);
 
-        /** @return CPU nanoseconds of the last ended request (-1 if unknown) */
+        /** @return CPU nanoseconds of the last measured request (-1 if unknown) */
         long lastCpuNanos();
 
-        /** @return bytes allocated by the last ended request (-1 if unknown) */
+        /** @return bytes allocated by the last measured request (-1 if unknown) */
         long lastAllocatedBytes();
     }
 
@@ -115,6 +131,18 @@ public interface RequestCostMonitor {
     }
 
     /**
+     * A monitor measuring one request in {@code sampleEvery} on this JVM's threads.
+     *
+     * @param config      window shape
+     * @param clock       time source
+     * @param sampleEvery N &gt;= 1
+     * @return the monitor, with default bounds
+     */
+    static RequestCostMonitor sampled(WindowConfig config, Clock clock, int sampleEvery) {
+        return new WindowedRequestCostMonitor(config, clock, ThreadCostProbe.jvm(), DEFAULT_MAX_STREAMS, DEFAULT_MAX_OPERATIONS, sampleEvery);
+    }
+
+    /**
      * @param config        window shape
      * @param clock         time source
      * @param probe         per-thread cost readings
@@ -123,6 +151,6 @@ public interface RequestCostMonitor {
      * @return the monitor
      */
     static RequestCostMonitor of(WindowConfig config, Clock clock, ThreadCostProbe probe, int maxStreams, int maxOperations) {
-        return new WindowedRequestCostMonitor(config, clock, probe, maxStreams, maxOperations);
+        return new WindowedRequestCostMonitor(config, clock, probe, maxStreams, maxOperations, DEFAULT_SAMPLE_EVERY);
     }
 }

@@ -107,6 +107,28 @@ class RequestCostMonitorTest {
         assertThat(s.lastCpuNanos()).isGreaterThanOrEqualTo(0);
     }
 
+    @Test
+    void shouldMeasureOneRequestInNAndScaleRatesWhenSampled() {
+        RequestCostMonitor m = new org.irmi.monitors.internal.WindowedRequestCostMonitor(tenSeconds, clock, probe, 16, 16, 4);
+        CostSampler s = m.newSampler();
+        int measured = 0;
+        for (int i = 0; i < 8; i++) {
+            if (s.begin()) {
+                measured++;
+                probe.cpu += 10_000;
+            }
+            s.end("o", "op", "c");
+        }
+        clock.advanceMillis(1_000);
+        assertThat(measured).isEqualTo(2);
+        CostSnapshot total = m.total();
+        assertThat(total.requests()).isEqualTo(8);
+        assertThat(total.requestsPerSecond()).isCloseTo(8.0, within(1e-9));
+        assertThat(total.cpuNanosMean()).isEqualTo(10_000.0);
+        assertThat(total.cpuNanosPerSecond()).isCloseTo(80_000.0, within(1e-9));
+        assertThat(m.sampleEvery()).isEqualTo(4);
+    }
+
     static final class StepProbe implements ThreadCostProbe {
         long cpu = 1_000;
         long alloc = 5_000;

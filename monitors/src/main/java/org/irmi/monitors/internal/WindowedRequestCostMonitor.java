@@ -39,6 +39,7 @@ public final class WindowedRequestCostMonitor implements RequestCostMonitor {
     private final Clock clock;
     private final ThreadCostProbe probe;
     private final int maxStreams;
+    private final int sampleEvery;
     private final int maxOperations;
     private final Costs total;
     private final Costs overflowStream;
@@ -55,8 +56,10 @@ public final class WindowedRequestCostMonitor implements RequestCostMonitor {
      * @param probe         per-thread cost readings
      * @param maxStreams    bound on tracked streams, overflow included (&gt;= 1)
      * @param maxOperations bound on tracked operations, overflow included (&gt;= 1)
+     * @param sampleEvery   one request in that many is measured (&gt;= 1)
      */
-    public WindowedRequestCostMonitor(WindowConfig config, Clock clock, ThreadCostProbe probe, int maxStreams, int maxOperations) {
+    public WindowedRequestCostMonitor(WindowConfig config, Clock clock, ThreadCostProbe probe, int maxStreams, int maxOperations,
+                                      int sampleEvery) {
         this.config = Objects.requireNonNull(config, "config");
         this.clock = Objects.requireNonNull(clock, "clock");
         this.probe = Objects.requireNonNull(probe, "probe");
@@ -66,6 +69,10 @@ public final class WindowedRequestCostMonitor implements RequestCostMonitor {
         if (maxOperations < 1) {
             throw new IllegalArgumentException("maxOperations must be >= 1, was " + maxOperations);
         }
+        if (sampleEvery < 1) {
+            throw new IllegalArgumentException("sampleEvery must be >= 1, was " + sampleEvery);
+        }
+        this.sampleEvery = sampleEvery;
         this.maxStreams = maxStreams;
         this.maxOperations = maxOperations;
         this.total = new Costs(config, clock);
@@ -133,33 +140,33 @@ public final class WindowedRequestCostMonitor implements RequestCostMonitor {
 
     @Override
     public CostSnapshot total() {
-        return total.snapshot();
+        return total.snapshot(sampleEvery);
     }
 
     @Override
     public CostSnapshot operation(String operation) {
         Costs c = operations.get(operation);
-        return c == null ? CostSnapshot.EMPTY : c.snapshot();
+        return c == null ? CostSnapshot.EMPTY : c.snapshot(sampleEvery);
     }
 
     @Override
     public Map<String, CostSnapshot> operations() {
         Map<String, CostSnapshot> result = new LinkedHashMap<>();
-        operations.forEach((op, c) -> result.put(op, c.snapshot()));
+        operations.forEach((op, c) -> result.put(op, c.snapshot(sampleEvery)));
         return result;
     }
 
     @Override
     public CostSnapshot stream(StreamKey stream) {
         Costs c = streams.get(stream);
-        return c == null ? CostSnapshot.EMPTY : c.snapshot();
+        return c == null ? CostSnapshot.EMPTY : c.snapshot(sampleEvery);
     }
 
     @Override
     public Map<StreamKey, CostSnapshot> streams() {
         Map<StreamKey, CostSnapshot> result = new LinkedHashMap<>();
         for (Map.Entry<StreamKey, Costs> e : streams.entrySet()) {
-            CostSnapshot s = e.getValue().snapshot();
+            CostSnapshot s = e.getValue().snapshot(sampleEvery);
             if (s.requests() == 0 && e.getKey() != StreamKey.OVERFLOW) {
                 // Idle for a whole window: free its slot. A request racing with the removal may be
                 // recorded into the removed windows and lost; it then re-creates the stream.
@@ -181,6 +188,11 @@ public final class WindowedRequestCostMonitor implements RequestCostMonitor {
     @Override
     public int maxStreams() {
         return maxStreams;
+    }
+
+    @Override
+    public int sampleEvery() {
+        return sampleEvery;
     }
 
     @Override
@@ -237,8 +249,13 @@ public final class WindowedRequestCostMonitor implements RequestCostMonitor {
             alloc.recordAt(now, allocatedBytes);
         }
 
-        CostSnapshot snapshot() {
-            return CostSnapshot.of(cpu.snapshot(), alloc.snapshot());
+        CostSnapshot snapshot(int weight) {
+            CostSnapshot s = CostSnapshot.of(cpu.snapshot(), alloc.snapshot());
+            if (weight == 1) {
+                return s;
+            }
+            return new CostSnapshot(s.requests() * weight, s.requestsPerSecond() * weight, s.cpuNanosMean(), s.cpuNanosMax(),
+                    s.cpuNanosPerSecond() * weight, s.allocatedBytesMean(), s.allocatedBytesMax(), s.allocatedBytesPerSecond() * weight);
         }
     }
 
@@ -248,15 +265,28 @@ public final class WindowedRequestCostMonitor implements RequestCostMonitor {
         private long startAlloc = -1;
         private long lastCpu = -1;
         private long lastAlloc = -1;
+        private int skipped = Integer.MAX_VALUE - 1; // the first request is measured
+        private boolean measuring;
 
         @Override
-        public void begin() {
+        public boolean begin() {
+            if (++skipped < sampleEvery) {
+                measuring = false;
+                return false;
+            }
+            skipped = 0;
+            measuring = true;
             startCpu = probe.currentThreadCpuNanos();
             startAlloc = probe.currentThreadAllocatedBytes();
+            return true;
         }
 
         @Override
         public void end(String objectKey, String operation, String client) {
+            if (!measuring) {
+                return;
+            }
+            measuring = false;
             long cpuNow = probe.currentThreadCpuNanos();
             long allocNow = probe.currentThreadAllocatedBytes();
             lastCpu = cpuNow < 0 || startCpu < 0 ? -1 : cpuNow - startCpu;
