@@ -241,10 +241,35 @@ public final class SlaRenderer {
         m.put("aimd", g);
       }
     } else if (module instanceof CustomModuleConfig c) {
-      m.putAll(c.params().toPlain());
+      c.params().toPlain().forEach((k, v) -> m.put(k, plainScalars(v)));
     }
     a.fallback().ifPresent(f -> m.put("fallback", action(f)));
     return m;
+  }
+
+  /**
+   * Raw parameters are text; write whole numbers and booleans unquoted when their text is canonical
+   * (so they read back as the same text), everything else as strings.
+   */
+  private static Object plainScalars(Object v) {
+    if (v instanceof String s) {
+      if (s.equals("true") || s.equals("false")) {
+        return Boolean.valueOf(s);
+      }
+      if (s.matches("-?[1-9][0-9]{0,17}|0")) {
+        return Long.valueOf(s);
+      }
+      return s;
+    }
+    if (v instanceof List<?> l) {
+      return l.stream().map(SlaRenderer::plainScalars).toList();
+    }
+    if (v instanceof Map<?, ?> map) {
+      Map<String, Object> out = new LinkedHashMap<>();
+      map.forEach((k, x) -> out.put(String.valueOf(k), plainScalars(x)));
+      return out;
+    }
+    return v;
   }
 
   private static List<String> globs(List<OperationPattern> patterns) {
