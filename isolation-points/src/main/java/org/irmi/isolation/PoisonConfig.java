@@ -34,6 +34,7 @@ public final class PoisonConfig {
     public static final Duration DEFAULT_ADMIT_AFTER = Duration.ofSeconds(30);
     public static final Duration DEFAULT_ADVERTISE_OVERLOAD = Duration.ofSeconds(5);
     public static final String DEFAULT_MODULE = "reject";
+    public static final Duration DEFAULT_MIN_EPISODE = Duration.ofSeconds(1);
 
     private final double costFactor;
     private final double minCostShare;
@@ -49,8 +50,10 @@ public final class PoisonConfig {
     private final long advertiseOverloadNanos;
     private final List<SignatureRule> signatures;
     private final String module;
+    private final long minEpisodeNanos;
 
     private PoisonConfig(Builder b) {
+        minEpisodeNanos = b.minEpisodeNanos;
         costFactor = b.costFactor;
         minCostShare = b.minCostShare;
         minEpisodes = b.minEpisodes;
@@ -93,6 +96,8 @@ public final class PoisonConfig {
     public long advertiseOverloadNanos() { return advertiseOverloadNanos; }
     public List<SignatureRule> signatures() { return signatures; }
     public String module() { return module; }
+    /** @return the shortest episode analysed; shorter ones are ignored (a GC pause, a blip). */
+    public long minEpisodeNanos() { return minEpisodeNanos; }
 
     /** @return how many argument bytes the reader must hand over for {@code operation} (0: none). */
     public int argumentBytesNeeded(String operation) {
@@ -122,6 +127,14 @@ public final class PoisonConfig {
         private final List<SignatureRule> signatures = new ArrayList<>();
         private String module = DEFAULT_MODULE;
         private boolean maxCoolDownSet;
+        private long minEpisodeNanos = DEFAULT_MIN_EPISODE.toNanos();
+
+        /** The shortest episode analysed. */
+        public Builder minEpisode(Duration d) {
+            minEpisodeNanos = Checks.duration("poison.minEpisode", d, Duration.ZERO,
+                    Duration.ofHours(1));
+            return this;
+        }
 
         private Builder() {
         }

@@ -52,6 +52,7 @@ public final class SlaBindings {
                 .probationRatePerSecond(pc.probation().ratePerSecond())
                 .admitAfter(pc.probation().admitAfter())
                 .neverFilter(pc::isProtected)
+                .minEpisode(pc.minEpisode())
                 .module(pc.action().module().name());
         for (ArgumentSignature s : pc.signatures()) {
             b.signature(new SignatureRule(s.name(), Glob.of(s.operation().glob()), s.offset(),
@@ -61,14 +62,25 @@ public final class SlaBindings {
     }
 
     /**
-     * @return the monitors' edge detector config for the poison section's thresholds: a rising
-     *         edge at {@code throughputDrop} below baseline with a {@code resourceRise} rise
+     * @return the monitors' edge detector config for the poison section: a rising edge at {@code
+     *         throughputDrop} below baseline with a {@code resourceRise} rise; the baseline holds
+     *         as many samples as {@code baselineWindow} has buckets. Feed the detector one sample
+     *         per {@link #edgeSamplePeriodNanos} (the detection window's bucket).
      */
     public static EdgeDetectorConfig edges(org.irmi.sla.PoisonConfig pc) {
+        int baselineSamples = Math.max(3, pc.baselineWindow().buckets());
         return EdgeDetectorConfig.custom()
                 .throughputDropPercent(pc.throughputDropPercent())
                 .resourceRisePercent(pc.resourceRisePercent())
+                .baselineSamples(baselineSamples)
+                .minBaselineSamples(Math.min(EdgeDetectorConfig.DEFAULT_MIN_BASELINE_SAMPLES,
+                        baselineSamples))
                 .build();
+    }
+
+    /** @return how often the edge detector is sampled: the detection window's bucket length. */
+    public static long edgeSamplePeriodNanos(org.irmi.sla.PoisonConfig pc) {
+        return pc.detectionWindow().length().toNanos() / Math.max(1, pc.detectionWindow().buckets());
     }
 
     /** @return the crosstalk config of an SLA section. */

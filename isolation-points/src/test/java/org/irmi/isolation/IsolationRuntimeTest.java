@@ -54,6 +54,7 @@ class IsolationRuntimeTest {
             p.onDispatchEnd(r.requestKey(), 10_000, 1_000);
         }
         p.onDispatchEnd(poison.requestKey(), 3_000_000_000L, 30_000_000_000L);
+        clock.advance(java.time.Duration.ofSeconds(4));
         rt.onEdge(new EdgeEvent.FallingEdge(clock.nanoTime(), base, base, 4_000_000_000L,
                 EdgeEvent.Recovery.RECOVERED));
         assertThat(p.filtered()).containsExactly("poison");

@@ -252,6 +252,12 @@ public final class DefaultPoisonMessagePoint implements PoisonMessagePoint {
             }
             inEpisode = false;
             lastOverloadNanos = nowNanos;
+            if (nowNanos - risingNanos < config.minEpisodeNanos()) {
+                episodeCosts = null; // a blip: no analysis, the costs go back to the baseline
+                LOG.info("irmi.poison episode of {} ms ignored (poison.minEpisode {} ms)",
+                        (nowNanos - risingNanos) / 1_000_000, config.minEpisodeNanos() / 1_000_000);
+                return;
+            }
             s2 = signaturesInFlight();
             fallingNanos = nowNanos;
             LOG.info("irmi.poison falling edge S2={} evidence={}", s2, evidence);

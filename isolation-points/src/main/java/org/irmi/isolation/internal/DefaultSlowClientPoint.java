@@ -119,8 +119,7 @@ public final class DefaultSlowClientPoint implements SlowClientPoint {
         if (evidence == null && module.consultedOnEveryCall()) {
             evidence = Evidence.NONE;
         }
-        if (evidence == null || !(config.guards(call.objectKey(), call.operation())
-                || config.guards(call.targetHost(), call.operation()))) {
+        if (evidence == null || !guarded(call)) {
             recorder.countProceed(PointKind.SLOW_CLIENT);
             return Decision.PROCEED;
         }
@@ -133,6 +132,13 @@ public final class DefaultSlowClientPoint implements SlowClientPoint {
             recorder.record(PointKind.SLOW_CLIENT, stream, module.name(), d, evidence);
         }
         return d;
+    }
+
+    /** The SLA's targets glob matches the target host, {@code host:port} or the object key. */
+    private boolean guarded(OutgoingCall call) {
+        return config.guards(call.targetHost(), call.operation())
+                || config.guards(call.objectKey(), call.operation())
+                || config.guards(call.targetHost() + ":" + call.targetPort(), call.operation());
     }
 
     @Override

@@ -83,6 +83,7 @@ class DefaultPoisonMessagePointTest {
         p.onRequestHeader(poison);
         p.onRisingEdge(clock.nanoTime(), Evidence.NONE);
         normal(p, "quote", 5);
+        clock.advance(Duration.ofSeconds(2));
         p.onFallingEdge(clock.nanoTime(), Evidence.NONE);
         assertThat(p.episodeReports()).isEmpty();
         p.onDispatchEnd(poison.requestKey(), 4_000_000_000L, 40_000_000_000L);
@@ -115,9 +116,25 @@ class DefaultPoisonMessagePointTest {
         p.onRisingEdge(clock.nanoTime(), Evidence.NONE);
         normal(p, "quote", 20);
         normal(p, "buy", 20);
+        clock.advance(Duration.ofSeconds(2));
         p.onFallingEdge(clock.nanoTime(), Evidence.NONE);
         p.tick(clock.nanoTime() + 10_000 * MS);
         assertThat(p.filtered()).isEmpty();
+    }
+
+    @Test
+    void shouldIgnoreEpisodesShorterThanMinEpisode() {
+        DefaultPoisonMessagePoint p = point(config());
+        normal(p, "quote", 50);
+        IncomingRequest poison = req("poison");
+        p.onRequestHeader(poison);
+        p.onRisingEdge(clock.nanoTime(), Evidence.NONE);
+        p.onDispatchEnd(poison.requestKey(), 4_000_000_000L, 40_000_000_000L);
+        clock.advance(Duration.ofMillis(900));
+        p.onFallingEdge(clock.nanoTime(), Evidence.NONE);
+        assertThat(p.episodeReports()).isEmpty();
+        assertThat(p.filtered()).isEmpty();
+        assertThat(p.episodes()).isZero();
     }
 
     @Test
@@ -129,7 +146,9 @@ class DefaultPoisonMessagePointTest {
         p.onRequestHeader(report);
         p.onRisingEdge(clock.nanoTime(), Evidence.NONE);
         p.onDispatchEnd(report.requestKey(), 4_000_000_000L, 40_000_000_000L);
+        clock.advance(Duration.ofSeconds(2));
         p.onFallingEdge(clock.nanoTime(), Evidence.NONE);
+        assertThat(p.episodeReports()).hasSize(1);
         assertThat(p.filtered()).isEmpty();
         assertThatThrownBy(() -> p.filter("report", 0)).hasMessageContaining("neverFilter");
     }
