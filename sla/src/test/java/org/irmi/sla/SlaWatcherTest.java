@@ -161,6 +161,38 @@ class SlaWatcherTest {
   }
 
   @Test
+  void shouldOnlyEverShowWholeSlasToReadersWhenReloadsRunConcurrently() throws Exception {
+    try (SlaWatcher w = SlaWatcher.open(write(V1))) {
+      java.util.concurrent.atomic.AtomicBoolean done = new java.util.concurrent.atomic.AtomicBoolean();
+      java.util.concurrent.atomic.AtomicReference<String> bad = new java.util.concurrent.atomic.AtomicReference<>();
+      java.util.concurrent.atomic.AtomicLong reads = new java.util.concurrent.atomic.AtomicLong();
+      Thread reader = new Thread(() -> {
+        while (!done.get()) {
+          long s = coolDownSeconds(w.current());
+          if (s != 30 && s != 90) {
+            bad.set("saw coolDown " + s);
+          }
+          reads.incrementAndGet();
+        }
+      });
+      reader.start();
+      int applied = 0;
+      for (int i = 0; i < 100; i++) {
+        write(i % 3 == 2 ? BROKEN : (i % 2 == 0 ? V2 : V1));
+        if (w.poll().outcome() == ReloadResult.Outcome.APPLIED) {
+          applied++;
+        }
+      }
+      done.set(true);
+      reader.join(10_000);
+
+      assertThat(bad.get()).isNull();
+      assertThat(applied).isPositive();
+      assertThat(reads.get()).isPositive();
+    }
+  }
+
+  @Test
   void shouldReloadThroughTheFileSystemWatchWhenFileIsReplaced() throws Exception {
     try (SlaWatcher w = SlaWatcher.watch(write(V1))) {
       CountDownLatch applied = new CountDownLatch(1);
