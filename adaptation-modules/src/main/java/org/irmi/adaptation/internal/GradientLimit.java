@@ -4,8 +4,9 @@ package org.irmi.adaptation.internal;
  * The gradient limit (after Netflix concurrency-limits' Gradient2), as the SLA documents it:
  * <pre>
  *   longRtt  = first sample, then longRtt + (rtt - longRtt) / longWindow      (an EMA)
- *   gradient = max(0.5, min(1, rttTolerance * longRtt / rtt))                  (0.5 on a drop)
- *   newLimit = limit * gradient + queueSize
+ *   gradient = max(0.5, min(1, rttTolerance * longRtt / rtt))
+ *   newLimit = limit * gradient + queueSize          (on a drop: limit * 0.5, without queueSize,
+ *                                                     so that drops can push the limit below queueSize)
  *   limit    = clamp((1 - smoothing) * limit + smoothing * newLimit, minLimit, maxLimit)
  * </pre>
  * Application-limited samples ({@code inFlight * 2 < limit} and no drop) leave the limit
@@ -48,9 +49,9 @@ public final class GradientLimit implements LimitAlgorithm {
 
     @Override
     public int onSample(long rttNanos, int inFlight, boolean didDrop) {
-        double gradient;
+        double newLimit;
         if (didDrop) {
-            gradient = 0.5;
+            newLimit = limit * 0.5;
         } else {
             if (rttNanos <= 0) {
                 return limit();
@@ -59,9 +60,9 @@ public final class GradientLimit implements LimitAlgorithm {
             if (inFlight * 2 < limit) {
                 return limit();
             }
-            gradient = Math.max(0.5, Math.min(1.0, rttTolerance * longRtt / rttNanos));
+            double gradient = Math.max(0.5, Math.min(1.0, rttTolerance * longRtt / rttNanos));
+            newLimit = limit * gradient + queueSize;
         }
-        double newLimit = limit * gradient + queueSize;
         limit = Math.max(minLimit, Math.min(maxLimit,
                 (1 - smoothing) * limit + smoothing * newLimit));
         return limit();
