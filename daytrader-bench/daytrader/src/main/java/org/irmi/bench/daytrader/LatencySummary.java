@@ -47,6 +47,27 @@ public final class LatencySummary implements Serializable {
         return spanSeconds <= 0 ? 0 : count / spanSeconds;
     }
 
+    private static final java.util.regex.Pattern LINE = java.util.regex.Pattern.compile(
+            "(\\S+) n=(\\d+) err=(\\d+) ([\\d.]+)/s mean=([\\d.]+)us p50=(\\d+)us p99=(\\d+)us max=(\\d+)us");
+
+    /**
+     * Reads back one line of {@link #toString()} (the web tier's {@code summary} page); the span
+     * is recomputed from count and rate, and p90 is not part of the line (set to -1).
+     *
+     * @throws IllegalArgumentException when the line is not such a summary
+     */
+    public static LatencySummary parse(String line) {
+        java.util.regex.Matcher m = LINE.matcher(line.trim());
+        if (!m.matches()) {
+            throw new IllegalArgumentException("not a latency summary line: '" + line + "'");
+        }
+        long n = Long.parseLong(m.group(2));
+        double rate = Double.parseDouble(m.group(4));
+        return new LatencySummary(m.group(1), n, Long.parseLong(m.group(3)), rate > 0 ? n / rate : 0,
+                Double.parseDouble(m.group(5)), Long.parseLong(m.group(6)), -1, Long.parseLong(m.group(7)),
+                Long.parseLong(m.group(8)));
+    }
+
     @Override
     public String toString() {
         return String.format("%s n=%d err=%d %.1f/s mean=%.0fus p50=%dus p99=%dus max=%dus", operation, count,

@@ -109,7 +109,7 @@ final class WebTier extends Handler.Abstract {
         boolean failed = false;
         try {
             page = route(name, params, session);
-        } catch (RemoteException | RuntimeException e) { // RuntimeException includes CORBA system exceptions
+        } catch (Exception e) { // RemoteException, CORBA system exceptions, and what a broken reply makes the stub throw
             failed = true;
             page = new Page(500, "text/html; charset=utf-8", new Html("Backend failure", session.userId)
                     .error(name + ": " + e).finish());

@@ -1,0 +1,173 @@
+package org.irmi.bench.daytrader;
+
+import java.io.IOException;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.time.Instant;
+import java.util.ArrayList;
+import java.util.Arrays;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Locale;
+import java.util.Map;
+import java.util.Set;
+import org.irmi.bench.daytrader.internal.Args;
+
+/**
+ * The DayTrader benchmark: throughput (replies/s, from httperf) and p50/p99 of the scenario page
+ * (recorded in the web tier with HdrHistogram) under the standard mix with no faults, I-RMI against
+ * stock JacORB in one run, at the paper's load (4 sessions, 0.1 s think time) and at saturation
+ * (many sessions, no think time). Each round starts a fresh deployment per ORB (the ORB order
+ * alternates between rounds), warms it up, runs both loads and audits the database; the report
+ * quotes medians over rounds and the I-RMI/JacORB ratios, and is written to
+ * {@code docs/benchmarks/daytrader.md}.
+ *
+ * <pre>
+ * java -cp ... org.irmi.bench.daytrader.DayTraderBenchmark [--quick] [--rounds 2] [--seconds 45] [--sessions 32]
+ *      [--users 15000] [--quotes 10000] [--out docs/benchmarks/daytrader.md]
+ * </pre>
+ */
+public final class DayTraderBenchmark {
+    private static final Set<String> OPTIONS = Set.of("rounds", "seconds", "sessions", "users", "quotes", "out", "warmup");
+
+    private DayTraderBenchmark() {
+    }
+
+    /** One load's figures on one ORB in one round. */
+    record Sample(double throughput, double p50Ms, double p99Ms, long replies, long status5xx, long errors, boolean valid,
+                  boolean consistent, String audit) {
+    }
+
+    public static void main(String[] argv) throws Exception {
+        Args a;
+        try {
+            a = Args.parse(argv, OPTIONS, Set.of("quick"));
+        } catch (IllegalArgumentException e) {
+            System.err.println("benchmark: " + e.getMessage());
+            System.exit(2);
+            return;
+        }
+        boolean quick = a.has("quick");
+        int rounds = a.getInt("rounds", quick ? 1 : 2, 1);
+        int seconds = a.getInt("seconds", quick ? 15 : 45, 5);
+        int warmup = a.getInt("warmup", quick ? 8 : 15, 1);
+        int sessions = a.getInt("sessions", 32, 1);
+        int users = a.getInt("users", quick ? 2_000 : 15_000, 10);
+        int quotes = a.getInt("quotes", quick ? 1_000 : 10_000, 10);
+        Path out = Path.of(a.get("out", "docs/benchmarks/daytrader.md"));
+        List<OrbChoice> orbs = new ArrayList<>(List.of(OrbChoice.JACORB, OrbChoice.IRMI));
+        if (!OrbChoice.IRMI.isAvailable()) {
+            System.err.println("benchmark: the I-RMI ORB is not on the class path; build irmi-orb first");
+            System.exit(2);
+        }
+        Map<String, List<Sample>> results = new LinkedHashMap<>();
+        Instant started = Instant.now();
+        for (int round = 1; round <= rounds; round++) {
+            for (OrbChoice orb : orbs) {
+                System.err.printf("benchmark: round %d/%d on %s ...%n", round, rounds, orb.flag());
+                try (DayTraderDeployment dt = DayTraderDeployment.builder().orb(orb).users(users).quotes(quotes)
+                        .workDir(Path.of("target", "benchmark", orb.flag() + "-" + round)).start()) {
+                    // Warm-up: JIT, connection pools, caches. Discarded.
+                    Httperf.run(Httperf.saturation("127.0.0.1", dt.webPort(), sessions, Math.max(20, warmup * 20)),
+                            Duration.ofMinutes(5));
+                    Sample paper = measure(dt, Httperf.paperLoad("127.0.0.1", dt.webPort(), seconds), seconds);
+                    results.computeIfAbsent("paper/" + orb.flag(), k -> new ArrayList<>()).add(paper);
+                    System.err.println("benchmark:   paper load " + paper);
+                    // Size the saturating run from the paper run's service time: about `seconds` long.
+                    int calls = Math.max(50, (int) (seconds * 1000.0 / Math.max(1.0, paper.p50Ms() * 2)));
+                    Sample sat = measure(dt, Httperf.saturation("127.0.0.1", dt.webPort(), sessions, calls), seconds);
+                    results.computeIfAbsent("saturation/" + orb.flag(), k -> new ArrayList<>()).add(sat);
+                    System.err.println("benchmark:   saturation " + sat);
+                }
+            }
+            java.util.Collections.reverse(orbs); // alternate who goes first, so warm machines and noise even out
+        }
+        String report = report(results, rounds, seconds, sessions, users, quotes, quick, started, argv);
+        Files.createDirectories(out.toAbsolutePath().getParent());
+        Files.writeString(out, report);
+        System.out.println(report);
+        System.err.println("benchmark: wrote " + out);
+    }
+
+    private static Sample measure(DayTraderDeployment dt, Httperf.Workload load, int seconds)
+            throws IOException, InterruptedException {
+        dt.get("summary?tier=web&reset=true");
+        HttperfResult r = Httperf.run(load, Duration.ofSeconds(seconds * 6L + 120));
+        LatencySummary scenario = null;
+        for (String line : dt.get("summary?tier=web&reset=true").body().split("\n")) {
+            if (line.startsWith("scenario ")) {
+                scenario = LatencySummary.parse(line);
+            }
+        }
+        AuditReport audit = dt.audit();
+        return new Sample(r.replyThroughputPerSecond(), scenario == null ? Double.NaN : scenario.getP50Micros() / 1000.0,
+                scenario == null ? Double.NaN : scenario.getP99Micros() / 1000.0, r.replies(), r.status5xx(),
+                r.errorsTotal(), r.isValid(), audit.isConsistent(), audit.toString());
+    }
+
+    static double median(double[] values) {
+        double[] v = values.clone();
+        Arrays.sort(v);
+        int n = v.length;
+        return n == 0 ? Double.NaN : n % 2 == 1 ? v[n / 2] : (v[n / 2 - 1] + v[n / 2]) / 2;
+    }
+
+    private static String report(Map<String, List<Sample>> results, int rounds, int seconds, int sessions, int users,
+                                 int quotes, boolean quick, Instant started, String[] argv) {
+        StringBuilder sb = new StringBuilder();
+        sb.append("# DayTrader benchmark: I-RMI vs stock JacORB\n\n");
+        sb.append("Standard scenario mix (`/daytrader/scenario`), no faults, both tiers on the same ORB, embedded H2,\n")
+                .append(String.format(Locale.ROOT, "%,d users and %,d quotes. %d round(s); each round starts a fresh deployment per ORB"
+                        + " (order alternating), warms it up, then runs the two loads for about %d s each.%n%n", users, quotes,
+                        rounds, seconds))
+                .append("- **paper load**: httperf, 4 concurrent sessions, 0.1 s think time (the paper's workload).\n")
+                .append("- **saturation**: httperf, ").append(sessions).append(" concurrent sessions, no think time.\n")
+                .append("- throughput = httperf replies / test duration; p50/p99 = the web tier's HdrHistogram of the\n")
+                .append("  scenario page (includes the RMI-IIOP calls to the backend). Figures are medians over rounds.\n\n");
+        sb.append("| load | ORB | throughput (req/s) | p50 (ms) | p99 (ms) | replies | 5xx | httperf errors | valid | audit |\n");
+        sb.append("|---|---|---:|---:|---:|---:|---:|---:|---|---|\n");
+        for (String load : List.of("paper", "saturation")) {
+            for (OrbChoice orb : List.of(OrbChoice.JACORB, OrbChoice.IRMI)) {
+                List<Sample> s = results.get(load + "/" + orb.flag());
+                if (s == null) {
+                    continue;
+                }
+                sb.append(String.format(Locale.ROOT, "| %s | %s | %.1f | %.2f | %.2f | %d | %d | %d | %s | %s |%n", load,
+                        orb == OrbChoice.IRMI ? "I-RMI" : "JacORB", med(s, Sample::throughput), med(s, Sample::p50Ms),
+                        med(s, Sample::p99Ms), s.stream().mapToLong(Sample::replies).sum(),
+                        s.stream().mapToLong(Sample::status5xx).sum(), s.stream().mapToLong(Sample::errors).sum(),
+                        s.stream().allMatch(Sample::valid) ? "yes" : "NO", s.stream().allMatch(Sample::consistent) ? "0 faults" : "FAILED"));
+            }
+        }
+        sb.append("\n| load | throughput I-RMI / JacORB | p99 I-RMI / JacORB |\n|---|---:|---:|\n");
+        for (String load : List.of("paper", "saturation")) {
+            List<Sample> i = results.get(load + "/irmi");
+            List<Sample> j = results.get(load + "/jacorb");
+            if (i != null && j != null) {
+                sb.append(String.format(Locale.ROOT, "| %s | %.3f | %.3f |%n", load,
+                        med(i, Sample::throughput) / med(j, Sample::throughput), med(i, Sample::p99Ms) / med(j, Sample::p99Ms)));
+            }
+        }
+        sb.append("\nPer round (throughput req/s, p99 ms):\n\n");
+        for (Map.Entry<String, List<Sample>> e : results.entrySet()) {
+            sb.append("- ").append(e.getKey()).append(": ");
+            for (Sample s : e.getValue()) {
+                sb.append(String.format(Locale.ROOT, "%.1f/%.2f  ", s.throughput(), s.p99Ms()));
+            }
+            sb.append('\n');
+        }
+        sb.append("\nRun ").append(started).append(" on ").append(Runtime.getRuntime().availableProcessors())
+                .append(" cores shared by httperf, both tiers and other work on the machine: expect noise of several percent;\n")
+                .append("the paper load is bound by think time, so its throughput is nearly the same on both ORBs by design.\n\n")
+                .append("Reproduce:\n\n```\n./irmi build   # or mvn -B -q -pl irmi-orb,daytrader-bench/daytrader install -DskipTests\n")
+                .append("cd daytrader-bench/daytrader && java -cp target/classes:$(cat target/classpath.txt) ")
+                .append("org.irmi.bench.daytrader.DayTraderBenchmark ").append(String.join(" ", argv))
+                .append(" --out ../../docs/benchmarks/daytrader.md\n```\n");
+        return sb.toString();
+    }
+
+    private static double med(List<Sample> s, java.util.function.ToDoubleFunction<Sample> f) {
+        return median(s.stream().mapToDouble(f).toArray());
+    }
+}
