@@ -4,8 +4,9 @@ import java.util.Objects;
 import java.util.Optional;
 
 /**
- * The isolation points an SLA configures. A point whose section is absent is not installed; a point
- * whose section says {@code enabled: false} is installed but does not act.
+ * The isolation points an SLA configures. A point whose section is absent is not installed; a section
+ * with {@code enabled: false} keeps its settings but switches the point off (check
+ * {@code enabled()} of the section before installing or consulting the point).
  *
  * @param slowClient section {@code isolationPoints.slowClient}
  * @param poison section {@code isolationPoints.poison}
