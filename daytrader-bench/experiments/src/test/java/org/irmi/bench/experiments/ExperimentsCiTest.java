@@ -1,0 +1,105 @@
+package org.irmi.bench.experiments;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import java.io.ByteArrayOutputStream;
+import java.io.PrintStream;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.List;
+import java.util.Map;
+
+import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.TestInstance;
+import org.junit.jupiter.api.io.TempDir;
+
+/**
+ * Runs every experiment in its tiny configuration, with real JVMs, real JacORB and the real
+ * I-RMI ORB, once for the class. Checks that the report is produced and that the isolation case
+ * beats the plain case in the right direction; it never checks absolute times (the machine is
+ * shared and small).
+ */
+@TestInstance(TestInstance.Lifecycle.PER_CLASS)
+class ExperimentsCiTest {
+
+    @TempDir
+    Path dir;
+
+    private ExperimentsMain.Report report;
+    private final ByteArrayOutputStream terminal = new ByteArrayOutputStream();
+
+    @BeforeAll
+    void runAllExperimentsTiny() throws Exception {
+        System.setProperty("java.awt.headless", "true");
+        report = ExperimentsMain.run(List.copyOf(ExperimentsMain.experiments().keySet()), RunLength.TINY, dir,
+                new PrintStream(terminal, true, StandardCharsets.UTF_8), "ExperimentsCiTest");
+        Files.writeString(dir.resolve("terminal.txt"), terminal.toString(StandardCharsets.UTF_8));
+    }
+
+    private ExperimentResult result(String name) {
+        return report.results().stream().filter(r -> r.name().equals(name)).findFirst()
+                .orElseThrow(() -> new AssertionError(name + " did not run: " + report.failures()
+                        + "\n" + terminal.toString(StandardCharsets.UTF_8)));
+    }
+
+    private static double figure(ExperimentResult result, String key) {
+        Map<String, Double> figures = result.figures();
+        assertThat(figures).as("figures of " + result.name()).containsKey(key);
+        return figures.get(key);
+    }
+
+    @Test
+    void shouldRunEveryExperimentWhenAllAreRequested() {
+        assertThat(report.failures()).isEmpty();
+        assertThat(report.results()).extracting(ExperimentResult::name)
+                .containsExactly("poison", "slow-client", "crosstalk");
+    }
+
+    @Test
+    void shouldWriteHtmlMarkdownChartsAndCsvWhenRunEnds() throws Exception {
+        assertThat(dir.resolve("index.html")).isNotEmptyFile();
+        assertThat(dir.resolve("summary.md")).content().contains("| experiment | goal |");
+        try (var files = Files.list(dir)) {
+            List<String> names = files.map(p -> p.getFileName().toString()).toList();
+            assertThat(names).anyMatch(n -> n.endsWith(".png")).anyMatch(n -> n.endsWith(".csv"));
+        }
+    }
+
+    @Test
+    void shouldPrintTheSummaryTableWhenRunEnds() {
+        assertThat(terminal.toString(StandardCharsets.UTF_8)).contains("| experiment | goal |").contains("goals reached");
+    }
+
+    @Test
+    void shouldDegradeLessOnIrmiThanOnPlainWhenSecondaryIsSlowed() {
+        ExperimentResult slowClient = result("slow-client");
+
+        assertThat(figure(slowClient, "irmi.stressedRttRatio")).isLessThan(figure(slowClient, "plain.stressedRttRatio"));
+    }
+
+    @Test
+    void shouldAssembleLargeRequestsWithLessCrosstalkOnIrmiThanOnPlainWhenManyStreamsRun() {
+        ExperimentResult crosstalk = result("crosstalk");
+        String key = "ratio." + Integer.getInteger("irmi.crosstalk.streams", 4) + "streams";
+
+        assertThat(figure(crosstalk, "irmi." + key)).isLessThan(figure(crosstalk, "plain." + key));
+    }
+
+    @Test
+    void shouldKeepMoreThroughputOnIrmiThanOnPlainWhenPoisonIsCalledAgain() {
+        ExperimentResult poison = result("poison");
+
+        assertThat(figure(poison, "irmi.throughputDuringLaterEpisodesPercent"))
+                .isGreaterThan(figure(poison, "plain.throughputDuringLaterEpisodesPercent"));
+    }
+
+    @Test
+    void shouldFindDayTraderConsistentWhenAuditedAfterEachRun() {
+        ExperimentResult poison = result("poison");
+
+        assertThat(figure(poison, "plain.auditProblems")).isZero();
+        assertThat(figure(poison, "irmi.auditProblems")).isZero();
+    }
+}
