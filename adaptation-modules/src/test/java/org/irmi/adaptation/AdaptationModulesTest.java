@@ -1,0 +1,88 @@
+package org.irmi.adaptation;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+
+import java.util.List;
+import org.irmi.isolation.AdaptationModule;
+import org.irmi.isolation.Decision;
+import org.irmi.isolation.IsolationRuntime;
+import org.irmi.isolation.MinorCodes;
+import org.irmi.isolation.ModuleSettings;
+import org.irmi.isolation.SystemExceptionKind;
+import org.irmi.monitors.ManualClock;
+import org.irmi.sla.Sla;
+import org.junit.jupiter.api.Test;
+
+class AdaptationModulesTest {
+    private final ManualClock clock = new ManualClock();
+
+    @Test
+    void shouldFindEveryBuiltInByName() {
+        assertThat(AdaptationModules.names()).contains("reject", "short-circuit", "reroute", "defer",
+                "degrade", "throttle", "adaptive-limit");
+    }
+
+    @Test
+    void shouldSuggestTheClosestNameWhenAModuleIsUnknown() {
+        assertThatThrownBy(() -> AdaptationModules.create(ModuleSettings.of("short-circiut")))
+                .isInstanceOf(IllegalArgumentException.class)
+                .hasMessageContaining("unknown adaptation module `short-circiut`")
+                .hasMessageContaining("did you mean `short-circuit`?");
+    }
+
+    @Test
+    void shouldFallBackWhenRerouteFindsNoReplica() {
+        Sla sla = Sla.parse("""
+                service: s
+                isolationPoints:
+                  slowClient:
+                    action:
+                      module: reroute
+                      replicas: "irmi/sink.replicas"
+                      fallback: {module: reject, kind: NO_RESOURCES, reason: "no replica, no luck"}
+                """, "s.yaml");
+        ModuleServices services = ModuleServices.builder().nanoClock(clock::nanoTime)
+                .background(Runnable::run).replicaResolver(name -> List.of()).build();
+        AdaptationModule m = AdaptationModules.fromAction(
+                sla.isolationPoints().slowClient().orElseThrow().action(), services);
+        Decision.Reject r = (Decision.Reject) m.decide(Triggers.slowClient(clock.nanoTime()));
+        assertThat(r.kind()).isEqualTo(SystemExceptionKind.NO_RESOURCES);
+        assertThat(r.minor()).isEqualTo(MinorCodes.SLOW_CLIENT_REJECTED);
+        assertThat(r.reason()).startsWith("no replica, no luck");
+    }
+
+    @Test
+    void shouldBuildEveryEnabledPointOfAnSla() {
+        Sla sla = Sla.parse("""
+                service: s
+                isolationPoints:
+                  slowClient: {action: {module: short-circuit}}
+                  poison: {action: {module: reject, kind: TRANSIENT, minorCode: 0x49524001}}
+                  crosstalk: {enabled: false}
+                """, "s.yaml");
+        IsolationRuntime rt = IsolationSetup.fromSla(sla, ModuleServices.builder()
+                .nanoClock(clock::nanoTime).build()).build();
+        assertThat(rt.slowClient()).isPresent();
+        assertThat(rt.poison()).isPresent();
+        assertThat(rt.crosstalkConfig()).isEmpty();
+        rt.poison().get().filter("poison", clock.nanoTime());
+        Decision d = rt.poison().get().onRequestHeader(new org.irmi.isolation.IncomingRequest(1, 1,
+                "127.0.0.1:1", "k", "poison", 10, true, null, null));
+        assertThat(((Decision.Reject) d).minor()).isEqualTo(MinorCodes.POISON_FILTERED);
+    }
+
+    @Test
+    void shouldFindAThirdPartyModuleAndPassItsParametersThrough() {
+        Sla sla = Sla.parse("""
+                service: s
+                isolationPoints:
+                  poison:
+                    action: {module: com.acme.hedge, copies: 2}
+                """, "s.yaml");
+        AdaptationModule m = AdaptationModules.fromAction(
+                sla.isolationPoints().poison().orElseThrow().action(), ModuleServices.defaults());
+        assertThat(m.name()).isEqualTo("com.acme.hedge");
+        assertThat(((Decision.Reject) m.decide(Triggers.poison(0))).reason()).isEqualTo("hedged x2");
+    }
+}
