@@ -69,13 +69,13 @@ public final class DayTraderBenchmark {
                 try (DayTraderDeployment dt = DayTraderDeployment.builder().orb(orb).users(users).quotes(quotes)
                         .workDir(Path.of("target", "benchmark", orb.flag() + "-" + round)).start()) {
                     // Warm-up: JIT, connection pools, caches. Discarded.
-                    Httperf.run(Httperf.saturation("127.0.0.1", dt.webPort(), sessions, Math.max(20, warmup * 20)),
-                            Duration.ofMinutes(5));
+                    HttperfResult warm = Httperf.run(Httperf.saturation("127.0.0.1", dt.webPort(), sessions,
+                            Math.max(20, warmup * 10)), Duration.ofMinutes(5));
                     Sample paper = measure(dt, Httperf.paperLoad("127.0.0.1", dt.webPort(), seconds), seconds);
                     results.computeIfAbsent("paper/" + orb.flag(), k -> new ArrayList<>()).add(paper);
                     System.err.println("benchmark:   paper load " + paper);
-                    // Size the saturating run from the paper run's service time: about `seconds` long.
-                    int calls = Math.max(50, (int) (seconds * 1000.0 / Math.max(1.0, paper.p50Ms() * 2)));
+                    // Size the saturating run from the warm-up's throughput: about `seconds` long.
+                    int calls = Math.max(50, (int) (warm.replyThroughputPerSecond() * seconds / sessions));
                     Sample sat = measure(dt, Httperf.saturation("127.0.0.1", dt.webPort(), sessions, calls), seconds);
                     results.computeIfAbsent("saturation/" + orb.flag(), k -> new ArrayList<>()).add(sat);
                     System.err.println("benchmark:   saturation " + sat);
