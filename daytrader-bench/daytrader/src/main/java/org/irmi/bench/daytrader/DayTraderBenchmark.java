@@ -162,8 +162,20 @@ public final class DayTraderBenchmark {
                 .append("the paper load is bound by think time, so its throughput is nearly the same on both ORBs by design.\n\n")
                 .append("Reproduce:\n\n```\n./irmi build   # or mvn -B -q -pl irmi-orb,daytrader-bench/daytrader install -DskipTests\n")
                 .append("cd daytrader-bench/daytrader && java -cp target/classes:$(cat target/classpath.txt) ")
-                .append("org.irmi.bench.daytrader.DayTraderBenchmark ").append(String.join(" ", argv))
+                .append("org.irmi.bench.daytrader.DayTraderBenchmark").append(withoutOut(argv))
                 .append(" --out ../../docs/benchmarks/daytrader.md\n```\n");
+        return sb.toString();
+    }
+
+    private static String withoutOut(String[] argv) {
+        StringBuilder sb = new StringBuilder();
+        for (int i = 0; i < argv.length; i++) {
+            if (argv[i].equals("--out")) {
+                i++;
+            } else if (!argv[i].startsWith("--out=")) {
+                sb.append(' ').append(argv[i]);
+            }
+        }
         return sb.toString();
     }
 
