@@ -298,7 +298,7 @@ public final class DayTraderDeployment implements AutoCloseable {
             List<String> cmd = new ArrayList<>();
             cmd.add(Path.of(System.getProperty("java.home"), "bin", "java").toString());
             cmd.addAll(jvmArgs);
-            cmd.addAll(List.of("-cp", classPath, mainClass));
+            cmd.addAll(List.of("-cp", absolute(classPath), mainClass));
             cmd.addAll(args);
             ProcessBuilder pb = new ProcessBuilder(cmd);
             if (inheritOutput) {
@@ -308,6 +308,17 @@ public final class DayTraderDeployment implements AutoCloseable {
             }
             // stdin stays a pipe held by this JVM: the children exit when it closes (--watch-stdin).
             return pb.start();
+        }
+
+        /** The class path with every entry made absolute, so children started elsewhere still find it. */
+        private static String absolute(String classPath) {
+            StringBuilder sb = new StringBuilder();
+            for (String entry : classPath.split(java.io.File.pathSeparator)) {
+                if (!entry.isEmpty()) {
+                    sb.append(sb.length() == 0 ? "" : java.io.File.pathSeparator).append(Path.of(entry).toAbsolutePath());
+                }
+            }
+            return sb.toString();
         }
 
         private Properties awaitReady(Process p, Path ready, Path log, String what) throws IOException, InterruptedException {
