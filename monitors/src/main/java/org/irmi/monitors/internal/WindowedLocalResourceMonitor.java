@@ -6,7 +6,6 @@ import java.lang.management.MemoryPoolMXBean;
 import java.lang.management.MemoryType;
 import java.lang.management.MemoryUsage;
 import java.util.ArrayList;
-import java.util.HashSet;
 import java.util.List;
 import java.util.Map;
 import java.util.Objects;
@@ -52,7 +51,7 @@ public final class WindowedLocalResourceMonitor implements LocalResourceMonitor 
     private final Map<String, LongSupplier> queues = new ConcurrentHashMap<>();
     private final List<NotificationEmitter> subscribed = new ArrayList<>();
     private final NotificationListener gcListener = this::onNotification;
-    private final Set<String> heapPools = new HashSet<>();
+    private final Set<String> heapPools = ConcurrentHashMap.newKeySet(); // read on the JMX notification thread
     private volatile long heapAfterGcBytes;
     private long lastCpuNanos; // guarded by this
 

@@ -51,17 +51,21 @@ public final class WindowedRemoteLoadStore implements RemoteLoadStore {
     public void onReport(String host, LoadReport report) {
         Objects.requireNonNull(host, "host");
         Objects.requireNonNull(report, "report");
+        long now = clock.nanoTime();
         Host h = hosts.get(host);
         if (h == null) {
-            h = addHost(host);
+            addHost(host, report, now);
+            return;
         }
-        h.record(clock.nanoTime(), report);
+        h.record(now, report);
     }
 
-    private synchronized Host addHost(String host) {
+    /** Adds a host with its first report, so that no reader ever sees a host without one. */
+    private synchronized void addHost(String host, LoadReport first, long now) {
         Host existing = hosts.get(host);
         if (existing != null) {
-            return existing;
+            existing.record(now, first);
+            return;
         }
         while (hosts.size() >= maxHosts) {
             Map.Entry<String, Host> stalest = null;
@@ -73,8 +77,8 @@ public final class WindowedRemoteLoadStore implements RemoteLoadStore {
             hosts.remove(stalest.getKey());
         }
         Host h = new Host(host, config, clock);
+        h.record(now, first);
         hosts.put(host, h);
-        return h;
     }
 
     @Override
