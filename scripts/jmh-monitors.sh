@@ -15,8 +15,19 @@ JMH_COMMON=(-f 1 -wi 2 -w 1s -i 3 -r 1s -jvmArgs "-Xms512m -Xmx512m")
 if [[ $# -gt 0 ]]; then
   exec java -cp "$CP" org.openjdk.jmh.Main "WindowBenchmark" "${JMH_COMMON[@]}" "$@"
 fi
+summarise() {  # min and median of the measurement iterations, per benchmark
+  awk '/^# Benchmark:/ { name=$3; sub(/.*\./,"",name); n=0 }
+       /^Iteration/ { v[++n]=$3+0 }
+       /^Result/ { asort(v); med = (n%2) ? v[(n+1)/2] : (v[n/2]+v[n/2+1])/2;
+                   printf "%-28s min %10.1f  median %10.1f ns/op\n", name, v[1], med; delete v }' "$1"
+}
+echo "== load before: $(cut -d' ' -f1-3 /proc/loadavg) on $(nproc) cores =="
 for threads in 1 2; do
-  echo "== $threads thread(s) =="
-  java -cp "$CP" org.openjdk.jmh.Main "WindowBenchmark" "${JMH_COMMON[@]}" -t "$threads" \
-    | tee "monitors/target/jmh-${threads}t.txt" | sed -n '/^Benchmark/,$p'
+  echo "== JMH, $threads thread(s): wall-clock ns/op =="
+  java -cp "$CP" org.openjdk.jmh.Main "WindowBenchmark" "${JMH_COMMON[@]}" -t "$threads" > "monitors/target/jmh-${threads}t.txt"
+  sed -n '/^Benchmark/,$p' "monitors/target/jmh-${threads}t.txt"
+  summarise "monitors/target/jmh-${threads}t.txt"
 done
+echo "== CPU time per operation (robust to other processes using the cores) =="
+java -Xms512m -Xmx512m -cp "$CP" org.irmi.monitors.bench.CpuCostMain 1 2 | tee monitors/target/cpu-cost.txt
+echo "== load after: $(cut -d' ' -f1-3 /proc/loadavg) =="
