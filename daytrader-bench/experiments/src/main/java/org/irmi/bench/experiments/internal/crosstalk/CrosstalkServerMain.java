@@ -28,7 +28,7 @@ public final class CrosstalkServerMain {
         ORB orb = Roles.startOrb(new String[0]);
         AtomicLong bulk = new AtomicLong();
         AtomicLong small = new AtomicLong();
-        NodeServant servant = new NodeServant() {
+        java.util.function.Supplier<NodeServant> servants = () -> new NodeServant() {
             @Override
             protected long put(String operation, long assembledNanos, byte[] data) {
                 (operation.equals("putBulk") ? bulk : small).incrementAndGet();
@@ -39,8 +39,8 @@ public final class CrosstalkServerMain {
         POA root = POAHelper.narrow(orb.resolve_initial_references("RootPOA"));
         POA poa = root.create_POA("CrosstalkPOA", root.the_POAManager(),
                 new Policy[] {root.create_id_assignment_policy(IdAssignmentPolicyValue.USER_ID)});
-        poa.activate_object_with_id("bulk".getBytes(StandardCharsets.US_ASCII), servant);
-        poa.activate_object_with_id("small".getBytes(StandardCharsets.US_ASCII), servant);
+        poa.activate_object_with_id("bulk".getBytes(StandardCharsets.US_ASCII), servants.get());
+        poa.activate_object_with_id("small".getBytes(StandardCharsets.US_ASCII), servants.get());
         root.the_POAManager().activate();
         Thread runner = new Thread(orb::run, "orb-run");
         runner.setDaemon(true);

@@ -36,7 +36,8 @@ public final class SlowClientExperiment implements Experiment {
     static final int EVENT_PERIOD_MILLIS = 10;
     static final int OBJECT_BYTES = 1024 * 1024;
     static final String PRIMARY_HEAP = "-Xmx120m";
-    static final int QUEUE_CAPACITY = Integer.getInteger("irmi.slowclient.queue", 140);
+    static final String PRIMARY_GC = System.getProperty("irmi.slowclient.primaryGc", "-XX:+UseSerialGC");
+    static final int QUEUE_CAPACITY = Integer.getInteger("irmi.slowclient.queue", 150);
     static final int SECONDARY_CPU_MICROS_PER_EVENT = Integer.getInteger("irmi.slowclient.cpuMicros", 3000);
     static final int STRESS_THREADS = 8;
     static final int CLIENT_PERIOD_MILLIS = Integer.getInteger("irmi.slowclient.clientPeriodMillis", 20);
@@ -69,6 +70,9 @@ public final class SlowClientExperiment implements Experiment {
         ExperimentResult result = new ExperimentResult(name(), "Slow client (Figure 3, Tables 1-2, Figures 4-5)");
         Map<OrbKind, Run> runs = new LinkedHashMap<>();
         for (OrbKind orb : OrbKind.values()) {
+            if (!System.getProperty("irmi.slowclient.orbs", "plain,irmi").contains(orb.name().toLowerCase())) {
+                continue;
+            }
             if (orb == OrbKind.IRMI && !OrbKind.irmiAvailable()) {
                 result.note("I-RMI was not run: " + OrbKind.IRMI_ORB_CLASS + " is not on the class path.");
                 continue;
@@ -140,7 +144,8 @@ public final class SlowClientExperiment implements Experiment {
             String secondaryIor = secondary.await("IOR", 30_000);
 
             List<String> primaryOptions = new ArrayList<>(orb.jvmOptions(sla));
-            primaryOptions.addAll(List.of(PRIMARY_HEAP, "-Xms120m", "-XX:+UseSerialGC"));
+            primaryOptions.addAll(List.of(PRIMARY_HEAP, "-Xms120m"));
+            primaryOptions.addAll(List.of(PRIMARY_GC.split(" ")));
             ChildJvm primary = children.add(ChildJvm.start(tag + "-primary", PRIMARY_CPUS, context.classPath(),
                     primaryOptions, PrimaryMain.class, List.of(secondaryIor, String.valueOf(QUEUE_CAPACITY),
                             String.valueOf(OBJECT_BYTES), String.valueOf(STAT_MILLIS)), context.logDir()));
@@ -271,6 +276,7 @@ public final class SlowClientExperiment implements Experiment {
                     / run.rttMillis(run.unloadedFrom(), run.stressFrom()));
             result.figure(key + ".stressedGcRatio", run.gcPer100Calls(run.settledFrom(), run.end())
                     / run.gcPer100Calls(run.unloadedFrom(), run.stressFrom()));
+            result.figure(key + ".stressedGcPercent", run.gcPercent(run.settledFrom(), run.end()));
         }
         if (irmi == null) {
             result.goal(new Goal(name(), "stressed RTT on I-RMI <= 1.1x unloaded",
