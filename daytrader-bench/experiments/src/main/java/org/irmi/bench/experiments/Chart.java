@@ -12,12 +12,29 @@ import java.util.List;
  * @param yLabel y axis label with its unit
  * @param logX whether the x axis is logarithmic (message sizes)
  * @param series the lines
+ * @param markers vertical lines marking events (stress on, poison calls)
  */
-public record Chart(String file, String title, String xLabel, String yLabel, boolean logX, List<Series> series) {
+public record Chart(String file, String title, String xLabel, String yLabel, boolean logX, List<Series> series,
+                    List<Marker> markers) {
 
     /** @return a chart with no series yet */
     public static Chart of(String file, String title, String xLabel, String yLabel, boolean logX) {
-        return new Chart(file, title, xLabel, yLabel, logX, new ArrayList<>());
+        return new Chart(file, title, xLabel, yLabel, logX, new ArrayList<>(), new ArrayList<>());
+    }
+
+    /** Adds a vertical dashed line at {@code x}, e.g. where the stress starts. */
+    public Chart marker(String label, double x) {
+        markers.add(new Marker(label, x));
+        return this;
+    }
+
+    /**
+     * A vertical line marking an event on the x axis.
+     *
+     * @param label legend label
+     * @param x where
+     */
+    public record Marker(String label, double x) {
     }
 
     /** Adds one line (ignored when it has no points, so charts of skipped cases still render). */

@@ -56,6 +56,26 @@ public final class ReportWriter {
             line.setMarker(chart.logX() ? SeriesMarkers.CIRCLE : SeriesMarkers.NONE);
             line.setLineStyle(new BasicStroke(1.6f));
         }
+        double top = 0;
+        for (Chart.Series series : chart.series()) {
+            for (double y : series.y()) {
+                if (Double.isFinite(y)) {
+                    top = Math.max(top, y);
+                }
+            }
+        }
+        java.util.Set<String> shown = new java.util.HashSet<>();
+        int index = 0;
+        for (Chart.Marker marker : chart.markers()) {
+            // XChart needs unique series names; several markers of one label share one legend entry.
+            boolean first = shown.add(marker.label());
+            XYSeries line = xy.addSeries(first ? marker.label() : marker.label() + " #" + (++index),
+                    new double[] {marker.x(), marker.x()}, new double[] {0, top > 0 ? top : 1});
+            line.setMarker(SeriesMarkers.NONE);
+            line.setLineColor(Color.GRAY);
+            line.setLineStyle(new BasicStroke(1f, BasicStroke.CAP_BUTT, BasicStroke.JOIN_MITER, 10f, new float[] {5f, 4f}, 0f));
+            line.setShowInLegend(first);
+        }
         BitmapEncoder.saveBitmap(xy, dir.resolve(chart.file()).toString(), BitmapEncoder.BitmapFormat.PNG);
     }
 

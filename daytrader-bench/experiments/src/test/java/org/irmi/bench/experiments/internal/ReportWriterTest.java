@@ -28,7 +28,8 @@ class ReportWriterTest {
         return new ExperimentResult("demo", "Demo experiment")
                 .table(Table.of("Table 1", "case", "ms").row("plain", "2.0").row("I-RMI", "1.0"))
                 .chart(Chart.of("demo.png", "Figure 1", "t (s)", "ms", false)
-                        .line("plain", new double[] {0, 1}, new double[] {2, 2}))
+                        .line("plain", new double[] {0, 1}, new double[] {2, 2})
+                        .marker("poison", 0.5).marker("poison", 0.7))
                 .goal(new Goal("demo", "I-RMI <= 1.1x", "2.00x", "1.00x", true))
                 .goal(new Goal("demo", "never met", "3.00x", "2.00x", false))
                 .note("a note");

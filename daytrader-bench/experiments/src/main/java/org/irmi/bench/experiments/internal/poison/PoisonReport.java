@@ -87,6 +87,16 @@ final class PoisonReport {
                 fig6.line(run.orb().label(), x, e);
                 fig7.line(run.orb().label(), x, g);
             }
+            for (PoisonExperiment.Run run : runs) {
+                if (run.mix().name().equals(mix) && run.orb() == OrbKind.PLAIN) {
+                    for (PoisonExperiment.Call call : run.episodes()) {
+                        double x = call.startMillis() / 1000.0 - run.loadStartSecond();
+                        tput.marker("poison call (plain run)", x);
+                        fig6.marker("poison call (plain run)", x);
+                        fig7.marker("poison call (plain run)", x);
+                    }
+                }
+            }
             result.chart(tput).chart(fig6).chart(fig7);
         }
 

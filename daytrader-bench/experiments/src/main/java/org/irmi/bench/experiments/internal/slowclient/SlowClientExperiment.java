@@ -265,7 +265,8 @@ public final class SlowClientExperiment implements Experiment {
                             + (run.stressFrom() - run.origin()) / 1000 + " s)", "time (s)", "calls/s", false);
             double[][] in = run.primary().windowedRate(P_IN, run.origin(), 2000);
             double[][] out = run.primary().windowedRate(P_OUT, run.origin(), 2000);
-            fig5.line("incoming (push)", in[0], in[1]).line("outgoing (forward)", out[0], out[1]);
+            fig5.line("incoming (push)", in[0], in[1]).line("outgoing (forward)", out[0], out[1])
+                    .marker("secondary stressed", (run.stressFrom() - run.origin()) / 1000.0);
             result.chart(fig5);
         }
         result.chart(fig4).chart(rtt);
