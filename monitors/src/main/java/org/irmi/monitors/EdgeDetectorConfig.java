@@ -1,7 +1,12 @@
 package org.irmi.monitors;
 
 import java.time.Duration;
+import java.util.Collection;
+import java.util.EnumSet;
 import java.util.Objects;
+import java.util.Set;
+
+import org.irmi.monitors.EdgeEvent.Resource;
 
 /**
  * Thresholds of an {@link EdgeDetector}. Immutable; build with {@link #custom()}, each setter
@@ -17,7 +22,9 @@ import java.util.Objects;
  *   <li>{@code minBaselineThroughput}: below it throughput is too low for a drop to mean anything;</li>
  *   <li>floors: a resource's baseline is taken as at least its floor, so an idle baseline of 0 does
  *       not turn noise into an infinite rise;</li>
- *   <li>{@code maxEpisode}: an episode that never recovers ends as {@link EdgeEvent.Recovery#EXPIRED}.</li>
+ *   <li>{@code maxEpisode}: an episode that never recovers ends as {@link EdgeEvent.Recovery#EXPIRED};</li>
+ *   <li>{@code resources}: which resources may make a rising edge (default all three; the SLA's
+ *       {@code poison.resources}).</li>
  * </ul>
  */
 public final class EdgeDetectorConfig {
@@ -33,6 +40,7 @@ public final class EdgeDetectorConfig {
     public static final double DEFAULT_GC_FLOOR_FRACTION = 0.01;
     public static final double DEFAULT_ALLOCATION_FLOOR_BYTES_PER_SECOND = 1_048_576.0;
     public static final Duration DEFAULT_MAX_EPISODE = Duration.ofSeconds(60);
+    public static final Set<Resource> DEFAULT_RESOURCES = Set.copyOf(EnumSet.allOf(Resource.class));
 
     private final double throughputDropPercent;
     private final double resourceRisePercent;
@@ -45,8 +53,10 @@ public final class EdgeDetectorConfig {
     private final double gcFloorFraction;
     private final double allocationFloorBytesPerSecond;
     private final Duration maxEpisode;
+    private final Set<Resource> resources;
 
     private EdgeDetectorConfig(Builder b) {
+        this.resources = b.resources;
         this.throughputDropPercent = b.throughputDropPercent;
         this.resourceRisePercent = b.resourceRisePercent;
         this.recoveryPercent = b.recoveryPercent;
@@ -81,12 +91,14 @@ public final class EdgeDetectorConfig {
     public double gcFloorFraction() { return gcFloorFraction; }
     public double allocationFloorBytesPerSecond() { return allocationFloorBytesPerSecond; }
     public Duration maxEpisode() { return maxEpisode; }
+    /** @return the resources whose rise can make a rising edge (immutable, not empty) */
+    public Set<Resource> resources() { return resources; }
 
     @Override
     public String toString() {
         return "EdgeDetectorConfig[drop=" + throughputDropPercent + "%, rise=" + resourceRisePercent + "%, recovery="
                 + recoveryPercent + "% x" + recoverySamples + ", baseline=" + minBaselineSamples + ".." + baselineSamples
-                + " samples, maxEpisode=" + maxEpisode + "]";
+                + " samples, maxEpisode=" + maxEpisode + ", resources=" + resources + "]";
     }
 
     /** Builder; NOT THREAD-SAFE. */
@@ -102,8 +114,19 @@ public final class EdgeDetectorConfig {
         private double gcFloorFraction = DEFAULT_GC_FLOOR_FRACTION;
         private double allocationFloorBytesPerSecond = DEFAULT_ALLOCATION_FLOOR_BYTES_PER_SECOND;
         private Duration maxEpisode = DEFAULT_MAX_EPISODE;
+        private Set<Resource> resources = DEFAULT_RESOURCES;
 
         private Builder() {
+        }
+
+        /** @param watched resources whose rise can make a rising edge; at least one @return this */
+        public Builder resources(Collection<Resource> watched) {
+            Objects.requireNonNull(watched, "resources");
+            if (watched.isEmpty()) {
+                throw new IllegalArgumentException("resources must name at least one of " + EnumSet.allOf(Resource.class));
+            }
+            this.resources = Set.copyOf(EnumSet.copyOf(watched));
+            return this;
         }
 
         /** @param percent X, in (0, 100) @return this */

@@ -150,6 +150,20 @@ class EdgeDetectorTest {
     }
 
     @Test
+    void shouldIgnoreUnwatchedResourcesWhenTheSlaNamesOnlySome() {
+        EdgeDetector d = EdgeDetector.of(EdgeDetectorConfig.custom().baselineSamples(3).minBaselineSamples(3)
+                .resources(java.util.List.of(Resource.GC)).build());
+        for (int i = 0; i < 3; i++) {
+            d.onSample(sample(i, 100, 1.0, 0.02, 10e6));
+        }
+        assertThat(d.onSample(sample(3, 50, 4.0, 0.02, 90e6))).isEmpty();
+        RisingEdge r = (RisingEdge) d.onSample(sample(4, 50, 4.0, 0.2, 90e6)).orElseThrow();
+        assertThat(r.risePercent()).containsOnlyKeys(Resource.GC);
+        assertThatThrownBy(() -> EdgeDetectorConfig.custom().resources(java.util.List.of()))
+                .hasMessage("resources must name at least one of [CPU, GC, ALLOCATION]");
+    }
+
+    @Test
     void shouldRefuseWhenRecoveryIsNotBelowTheDrop() {
         assertThatThrownBy(() -> EdgeDetectorConfig.custom().throughputDropPercent(20).recoveryPercent(20).build())
                 .hasMessageContaining("recoveryPercent (20.0) must be below throughputDropPercent (20.0)");

@@ -114,6 +114,9 @@ public final class BaselineEdgeDetector implements EdgeDetector {
     }
 
     private void check(Map<Resource, Double> risen, Resource r, double value, double baseline, double floor) {
+        if (!config.resources().contains(r)) {
+            return;
+        }
         double ref = Math.max(baseline, floor);
         if (ref <= 0) {
             return; // floor 0 and idle baseline: a rise has no meaningful percentage
