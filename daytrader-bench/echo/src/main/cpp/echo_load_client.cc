@@ -11,6 +11,8 @@
 // At the end it prints two machine-readable lines on stdout:
 //   ECHO-LOAD key=value ...          (calls, calls_per_sec, p50_us, p99_us, ...)
 //   ECHO-HIST value_ns:count,...     (the merged histogram, each bucket by its midpoint)
+// Calls time out after 30 s (-ORBclientCallTimeOutPeriod); callers still waiting 10 s after the
+// end are reported as stuck=K and abandoned, so a run always ends.
 // Exit code 0 on a completed run (errors are counted in the result), 2 on bad arguments,
 // 3 when the server cannot be reached at all.
 #include <omniORB4/CORBA.h>
@@ -107,6 +109,7 @@ struct Shared {
   irmibench::Echo_var echo;
   std::atomic<int> phase{kRamp};
   std::atomic<int> connected{0};
+  std::atomic<int> finished{0};
   std::atomic<uint64_t> errors{0};
   std::atomic<uint64_t> mismatches{0};
   size_t payload = 0;
@@ -154,6 +157,7 @@ void Caller(Shared* shared, PerThread* mine, int id) {
       if (++consecutive_errors > 3) std::this_thread::sleep_for(std::chrono::milliseconds(10));
     }
   }
+  shared->finished++;
 }
 
 bool ReadFile(const std::string& path, std::string* out) {
@@ -177,6 +181,12 @@ int main(int argc, char** argv) {
   long connections = 0, payload = -1, warmup_ms = -1, duration_ms = 0, ramp_timeout_ms = 60000;
   std::vector<char*> orb_args;
   orb_args.push_back(argv[0]);
+  // A call that gets no reply must not hang the run: it fails after 30 s (the caller's own -ORB
+  // options come later and win).
+  char opt_timeout[] = "-ORBclientCallTimeOutPeriod";
+  char timeout_ms[] = "30000";
+  orb_args.push_back(opt_timeout);
+  orb_args.push_back(timeout_ms);
   for (int i = 1; i < argc; i++) {
     std::string a = argv[i];
     bool has_value = i + 1 < argc;
@@ -253,30 +263,48 @@ int main(int argc, char** argv) {
   std::this_thread::sleep_for(std::chrono::milliseconds(duration_ms));
   shared.phase = kStop;
   uint64_t measure_end = NowNanos();
-  uint64_t errors = shared.errors.load() - errors_before;
-  for (auto& t : threads) t.join();
+  // Callers finish their current call and stop. One whose call never returns is counted as stuck
+  // and left behind: the run still reports, then exits without waiting for it.
+  uint64_t join_deadline = NowNanos() + 10ull * 1000000000ull;
+  while (shared.finished.load() < connections && NowNanos() < join_deadline) {
+    std::this_thread::sleep_for(std::chrono::milliseconds(5));
+  }
+  int stuck = (int)(connections - shared.finished.load());
+  // Calls that raised from the start of the measurement until every caller stopped (a call that
+  // times out after the end still counts), and over the whole run including ramp and warm-up.
+  uint64_t errors_all = shared.errors.load();
+  uint64_t errors = errors_all - errors_before;
+  if (stuck == 0) {
+    for (auto& t : threads) t.join();
+  } else {
+    for (auto& t : threads) t.detach();
+  }
 
   LogLinearHistogram all;
   uint64_t calls = 0;
   for (PerThread* p : per_thread) {
     all.Add(p->histogram);
     calls += p->calls;
-    delete p;
   }
   double seconds = (double)(measure_end - measure_start) / 1e9;
   char line[1024];
   std::snprintf(line, sizeof line,
                 "ECHO-LOAD connections=%ld connected=%d payload=%ld seconds=%.3f calls=%llu"
                 " errors=%llu mismatches=%llu calls_per_sec=%.1f p50_us=%.1f p90_us=%.1f"
-                " p99_us=%.1f p999_us=%.1f max_us=%.1f ramp_ms=%llu",
+                " p99_us=%.1f p999_us=%.1f max_us=%.1f ramp_ms=%llu stuck=%d errors_all=%llu",
                 connections, connected, payload, seconds, (unsigned long long)calls,
                 (unsigned long long)errors, (unsigned long long)shared.mismatches.load(),
                 calls / seconds, all.Percentile(50) / 1e3, all.Percentile(90) / 1e3,
                 all.Percentile(99) / 1e3, all.Percentile(99.9) / 1e3, all.Max() / 1e3,
-                (unsigned long long)ramp_ms);
+                (unsigned long long)ramp_ms, stuck, (unsigned long long)errors_all);
   std::cout << line << "\n";
   std::cout << "ECHO-HIST " << all.Encode() << "\n";
   std::cout.flush();
+  if (stuck > 0) {
+    std::cerr << "echo_load_client: " << stuck << " callers still wait for a reply; exiting without them\n";
+    std::_Exit(0);
+  }
+  for (PerThread* p : per_thread) delete p;
   try {
     orb->destroy();
   } catch (...) {

@@ -75,7 +75,11 @@ public final class EchoBenchmark {
         }
 
         Path work = NativeClients.defaultDir().resolveSibling("echo-bench");
-        Map<String, ServerProcess> servers = new LinkedHashMap<>();
+        Map<String, ServerProcess> servers = new java.util.concurrent.ConcurrentHashMap<>();
+        // Ctrl-C must not leave server JVMs behind.
+        Thread reaper = new Thread(() -> servers.values().forEach(ServerProcess::close), "echo-bench-reaper");
+        Runtime.getRuntime().addShutdownHook(reaper);
+        boolean failedToMeasure = false;
         Map<String, ProcessSample> idle = new LinkedHashMap<>();
         List<OrbVariant> measured = new ArrayList<>();
         try {
@@ -96,7 +100,7 @@ public final class EchoBenchmark {
             }
             if (measured.isEmpty()) {
                 System.err.println("echo-bench: no variant could be measured");
-                System.exit(1);
+                failedToMeasure = true;
                 return;
             }
             for (OrbVariant v : measured) {
@@ -135,7 +139,7 @@ public final class EchoBenchmark {
                                         v.name(), payload, c, round + 1, t.result().callsPerSecond(),
                                         t.result().p50Micros() / 1e3, t.result().p99Micros() / 1e3, t.serverThreads(),
                                         t.serverRssKb() / 1024, t.serverConnections(),
-                                        t.result().errors() + t.result().mismatches(), t.result().rampMillis());
+                                        t.result().failedCalls(), t.result().rampMillis());
                                 trialLines.add(line);
                                 System.out.println(line);
                             } catch (RuntimeException e) {
@@ -174,6 +178,10 @@ public final class EchoBenchmark {
             System.out.println("echo-bench: wrote " + out.toAbsolutePath());
         } finally {
             servers.values().forEach(ServerProcess::close);
+            servers.clear();
+        }
+        if (failedToMeasure) {
+            System.exit(1);
         }
     }
 

@@ -18,7 +18,7 @@ import java.util.function.ToDoubleFunction;
  * @param serverThreads    median of the trials' peak server thread counts
  * @param serverRssKb      median of the trials' peak server resident sets
  * @param connectionsSeen  fewest established server connections any trial reached
- * @param errors           failed calls summed over the trials
+ * @param errors           failed calls (exceptions, wrong echoes, callers left waiting) summed over the trials
  * @param rampMillis       median time to open every connection
  */
 public record CellSummary(String variant, int payloadBytes, int connections, int trials, int failures,
@@ -41,7 +41,7 @@ public record CellSummary(String variant, int payloadBytes, int connections, int
                 median(done, t -> t.serverThreads()),
                 median(done, t -> t.serverRssKb()),
                 done.stream().mapToInt(t -> Math.min(t.serverConnections(), t.result().connected())).min().orElse(0),
-                done.stream().mapToLong(t -> t.result().errors() + t.result().mismatches()).sum(),
+                done.stream().mapToLong(t -> t.result().failedCalls()).sum(),
                 median(done, t -> t.result().rampMillis()));
     }
 

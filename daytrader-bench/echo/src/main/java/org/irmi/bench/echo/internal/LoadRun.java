@@ -15,7 +15,7 @@ import java.util.concurrent.TimeUnit;
 public final class LoadRun {
 
     /** How long the client may take to open all its connections. */
-    public static final Duration RAMP_TIMEOUT = Duration.ofSeconds(60);
+    public static final Duration RAMP_TIMEOUT = Duration.ofSeconds(30);
     private static final long SAMPLE_EVERY_MILLIS = 200;
 
     /**
@@ -60,7 +60,7 @@ public final class LoadRun {
             throw new IllegalStateException("cannot start " + client + ": " + e.getMessage(), e);
         }
         CompletableFuture<String> out = Processes.drain(p.getInputStream());
-        long deadline = System.nanoTime() + RAMP_TIMEOUT.plus(warmup).plus(measure).plusSeconds(60).toNanos();
+        long deadline = System.nanoTime() + RAMP_TIMEOUT.plus(warmup).plus(measure).plusSeconds(45).toNanos();
         int threads = 0;
         long rssKb = 0;
         int conns = 0;

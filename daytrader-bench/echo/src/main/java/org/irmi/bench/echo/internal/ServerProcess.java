@@ -69,7 +69,12 @@ public final class ServerProcess implements AutoCloseable {
             Thread.currentThread().interrupt();
             throw new IllegalStateException("interrupted while starting " + name, e);
         }
-        return new ServerProcess(variantSpec, p, iorFile, IorInfo.parse(Files.readString(iorFile)));
+        try {
+            return new ServerProcess(variantSpec, p, iorFile, IorInfo.parse(Files.readString(iorFile)));
+        } catch (IllegalArgumentException e) {
+            p.destroyForcibly();
+            throw new IllegalStateException("echo server '" + name + "' wrote an unusable IOR: " + e.getMessage(), e);
+        }
     }
 
     /** The server's process id. */

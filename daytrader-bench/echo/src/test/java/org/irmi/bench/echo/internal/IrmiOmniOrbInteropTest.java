@@ -1,7 +1,10 @@
 package org.irmi.bench.echo.internal;
 
+import static org.assertj.core.api.Assertions.assertThat;
+
 import org.irmi.bench.echo.OrbVariant;
 import org.irmi.bench.echo.OrbVariants;
+import org.junit.jupiter.api.Test;
 
 /**
  * The omniORB C++ client against the echo server on the I-RMI ORB (issue 2: "a C++ client built
@@ -12,5 +15,11 @@ class IrmiOmniOrbInteropTest extends OmniOrbInteropContract {
     @Override
     OrbVariant variant() {
         return OrbVariants.irmi();
+    }
+
+    @Test
+    void shouldServeThroughIrmiSelectorThreadWhenVariantIsIrmi() {
+        // The I-RMI transport names its one reader thread "irmi-selector"; stock JacORB has none.
+        assertThat(Thread.getAllStackTraces().keySet()).extracting(Thread::getName).contains("irmi-selector");
     }
 }

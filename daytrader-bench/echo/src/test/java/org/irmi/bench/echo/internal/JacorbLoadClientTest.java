@@ -1,0 +1,13 @@
+package org.irmi.bench.echo.internal;
+
+import org.irmi.bench.echo.OrbVariant;
+import org.irmi.bench.echo.OrbVariants;
+
+/** The omniORB load client against the echo server on stock JacORB. */
+class JacorbLoadClientTest extends LoadClientContract {
+
+    @Override
+    OrbVariant variant() {
+        return OrbVariants.jacorb();
+    }
+}

@@ -1,0 +1,44 @@
+package org.irmi.bench.echo.internal;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+
+import org.junit.jupiter.api.Test;
+
+class ProcessSampleTest {
+
+    @Test
+    void shouldReadThreadsAndRssWhenStatusHasBoth() {
+        String status = "Name:\tjava\nVmPeak:\t 9000 kB\nVmRSS:\t  123456 kB\nThreads:\t42\n";
+
+        assertThat(ProcessSample.parseStatus(status)).isEqualTo(new ProcessSample(42, 123456));
+    }
+
+    @Test
+    void shouldRejectStatusWhenThreadsLineIsMissing() {
+        assertThatThrownBy(() -> ProcessSample.parseStatus("VmRSS:\t1 kB\n"))
+                .isInstanceOf(IllegalArgumentException.class);
+    }
+
+    @Test
+    void shouldCountOnlyEstablishedRowsOnLocalPortWhenReadingTcpTable() {
+        String table = """
+                  sl  local_address rem_address   st tx_queue rx_queue tr tm->when retrnsmt   uid  timeout inode
+                   0: 0100007F:1F90 00000000:0000 0A 00000000:00000000 00:00000000 00000000     0        0 1
+                   1: 0100007F:1F90 0100007F:C350 01 00000000:00000000 00:00000000 00000000     0        0 2
+                   2: 0100007F:1F90 0100007F:C351 01 00000000:00000000 00:00000000 00000000     0        0 3
+                   3: 0100007F:C350 0100007F:1F90 01 00000000:00000000 00:00000000 00000000     0        0 4
+                   4: 0100007F:1F90 0100007F:C352 06 00000000:00000000 00:00000000 00000000     0        0 5
+                """;
+
+        assertThat(ProcessSample.countEstablished(table, 8080)).isEqualTo(2);
+    }
+
+    @Test
+    void shouldSeeThisProcessWhenReadingProc() {
+        ProcessSample me = ProcessSample.of(ProcessHandle.current().pid());
+
+        assertThat(me.threads()).isPositive();
+        assertThat(me.rssKb()).isPositive();
+    }
+}
