@@ -29,18 +29,30 @@ import org.irmi.monitors.EdgeEvent.Resource;
  */
 public final class EdgeDetectorConfig {
 
+    /** Default X: 30 %. */
     public static final double DEFAULT_THROUGHPUT_DROP_PERCENT = 30.0;
+    /** Default Y: 50 %. */
     public static final double DEFAULT_RESOURCE_RISE_PERCENT = 50.0;
+    /** Default R: 15 %. */
     public static final double DEFAULT_RECOVERY_PERCENT = 15.0;
+    /** Default recovered samples in a row: 1. */
     public static final int DEFAULT_RECOVERY_SAMPLES = 1;
+    /** Default baseline length: 10 samples. */
     public static final int DEFAULT_BASELINE_SAMPLES = 10;
+    /** Default samples before any edge: 3. */
     public static final int DEFAULT_MIN_BASELINE_SAMPLES = 3;
+    /** Default lowest baseline throughput: 1 per second. */
     public static final double DEFAULT_MIN_BASELINE_THROUGHPUT = 1.0;
+    /** Default CPU floor: 0.05 cores. */
     public static final double DEFAULT_CPU_FLOOR_CORES = 0.05;
+    /** Default GC-time floor: 1 % of the time. */
     public static final double DEFAULT_GC_FLOOR_FRACTION = 0.01;
+    /** Default allocation floor: 1 MiB/s. */
     public static final double DEFAULT_ALLOCATION_FLOOR_BYTES_PER_SECOND = 1_048_576.0;
+    /** Default longest episode: 60 s. */
     public static final Duration DEFAULT_MAX_EPISODE = Duration.ofSeconds(60);
-    public static final Set<Resource> DEFAULT_RESOURCES = Set.copyOf(EnumSet.allOf(Resource.class));
+    /** Default watched resources: all of them. */
+    public static final Set<Resource> DEFAULT_RESOURCES = java.util.Collections.unmodifiableSet(EnumSet.allOf(Resource.class));
 
     private final double throughputDropPercent;
     private final double resourceRisePercent;
@@ -80,16 +92,27 @@ public final class EdgeDetectorConfig {
         return custom().build();
     }
 
+    /** @return X: the throughput drop, percent, that a rising edge needs */
     public double throughputDropPercent() { return throughputDropPercent; }
+    /** @return Y: the resource rise, percent, that a rising edge needs */
     public double resourceRisePercent() { return resourceRisePercent; }
+    /** @return R: throughput within this percentage of the baseline ends an episode */
     public double recoveryPercent() { return recoveryPercent; }
+    /** @return recovered samples in a row needed for a falling edge */
     public int recoverySamples() { return recoverySamples; }
+    /** @return normal samples averaged into the baseline */
     public int baselineSamples() { return baselineSamples; }
+    /** @return normal samples needed before any edge */
     public int minBaselineSamples() { return minBaselineSamples; }
+    /** @return lowest baseline throughput, per second, at which a drop counts */
     public double minBaselineThroughput() { return minBaselineThroughput; }
+    /** @return floor of the CPU baseline, cores */
     public double cpuFloorCores() { return cpuFloorCores; }
+    /** @return floor of the GC-time baseline, fraction of time */
     public double gcFloorFraction() { return gcFloorFraction; }
+    /** @return floor of the allocation baseline, bytes per second */
     public double allocationFloorBytesPerSecond() { return allocationFloorBytesPerSecond; }
+    /** @return longest episode before it ends as EXPIRED */
     public Duration maxEpisode() { return maxEpisode; }
     /** @return the resources whose rise can make a rising edge (immutable, not empty) */
     public Set<Resource> resources() { return resources; }
@@ -125,7 +148,7 @@ public final class EdgeDetectorConfig {
             if (watched.isEmpty()) {
                 throw new IllegalArgumentException("resources must name at least one of " + EnumSet.allOf(Resource.class));
             }
-            this.resources = Set.copyOf(EnumSet.copyOf(watched));
+            this.resources = java.util.Collections.unmodifiableSet(EnumSet.copyOf(watched));
             return this;
         }
 
