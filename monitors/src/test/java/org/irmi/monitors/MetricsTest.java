@@ -82,6 +82,9 @@ class MetricsTest {
         remote.onReport("h", new LoadReport(1, 2, 3, 4, 5, false, false));
         remote.metrics().bindTo(registry);
         EdgeDetector.of(EdgeDetectorConfig.ofDefaults()).metrics("poison").bindTo(registry);
+        OperationLatencyMonitor latency = OperationLatencyMonitor.of(window, clock);
+        latency.record("buy", 1_000);
+        latency.metrics().bindTo(registry);
         registry.getMeters().forEach(m -> m.measure().forEach(ms -> assertThat(ms.getValue()).as(m.getId().getName()).isNotNaN()));
     }
 }
