@@ -16,14 +16,16 @@ import org.omg.ETF.Profile;
  * reading belongs to the selector thread. Chunks written for one message are staged and sent as
  * one unit on {@link #flush()}, so a reply never interleaves with a message the reader thread
  * writes itself. JacORB holds its connection write lock across write and flush, so the staging
- * area has one writer at a time.
+ * area has one writer at a time (the lock also publishes it between writer threads).
  */
 final class ChannelTransport extends org.omg.ETF._ConnectionLocalBase {
 
     private final InboundConnection connection;
     private final Configuration configuration;
-    private ByteBuffer[] staged = new ByteBuffer[4];
-    private int stagedCount;
+    private static final int INITIAL_STAGING_BYTES = 1024;
+    private static final int KEEP_STAGING_BYTES = 64 * 1024;
+    private byte[] staging = new byte[INITIAL_STAGING_BYTES];
+    private int stagedBytes;
     private volatile Profile peerProfile;
 
     ChannelTransport(InboundConnection connection, Configuration configuration) {
@@ -33,22 +35,28 @@ final class ChannelTransport extends org.omg.ETF._ConnectionLocalBase {
 
     @Override
     public void write(boolean isFirst, boolean isLast, byte[] data, int offset, int length, long timeout) {
-        if (stagedCount == staged.length) {
-            staged = Arrays.copyOf(staged, staged.length * 2);
+        // JacORB returns the chunk's buffer to its pool before it calls flush() (MessageOutputStream
+        // closes itself in write_to), so the bytes must be copied here.
+        if (stagedBytes + length > staging.length) {
+            staging = Arrays.copyOf(staging, Math.max(staging.length * 2, stagedBytes + length));
         }
-        staged[stagedCount++] = ByteBuffer.wrap(data, offset, length);
+        System.arraycopy(data, offset, staging, stagedBytes, length);
+        stagedBytes += length;
     }
 
     @Override
     public void flush() {
-        if (stagedCount == 0) {
+        if (stagedBytes == 0) {
             return;
         }
-        ByteBuffer[] out = Arrays.copyOf(staged, stagedCount);
-        Arrays.fill(staged, 0, stagedCount, null);
-        stagedCount = 0;
+        ByteBuffer out = ByteBuffer.wrap(staging, 0, stagedBytes);
+        stagedBytes = 0;
         // A reply to a connection that is gone is dropped: the client cannot receive it anyway.
-        connection.send(out);
+        // send() copies whatever it cannot write at once, so the staging array is free again.
+        connection.send(new ByteBuffer[] {out});
+        if (staging.length > KEEP_STAGING_BYTES) {
+            staging = new byte[INITIAL_STAGING_BYTES];
+        }
     }
 
     @Override
