@@ -65,6 +65,9 @@ public class IrmiORB extends org.omg.CORBA_2_5.ORB {
         DEFAULTS = Map.copyOf(d);
     }
 
+    /** How long an orderly shutdown waits for requests in flight, in milliseconds. */
+    public static final long SHUTDOWN_DRAIN_MILLIS = 5000;
+
     private final IrmiHooks hooks = new IrmiHooks();
     private volatile IrmiTransport transport;
     private org.jacorb.orb.ORB jacorb;
@@ -358,8 +361,17 @@ public class IrmiORB extends org.omg.CORBA_2_5.ORB {
         jacorb.run();
     }
 
+    /**
+     * Shuts the ORB down. With {@code waitForCompletion}, the selector first stops reading new
+     * requests and waits (up to {@link #SHUTDOWN_DRAIN_MILLIS}) until the requests already read
+     * are answered; then JacORB destroys the POAs and the listener closes every connection.
+     */
     @Override
     public void shutdown(boolean waitForCompletion) {
+        IrmiTransport t = transport;
+        if (waitForCompletion && t != null) {
+            org.irmi.orb.internal.Shutdowns.quiesce(t, SHUTDOWN_DRAIN_MILLIS);
+        }
         jacorb.shutdown(waitForCompletion);
     }
 

@@ -394,7 +394,7 @@ final class InboundConnection {
                 ioFailed = true;
             }
             if (!ioFailed && pending.isEmpty() && key != null && key.isValid()) {
-                key.interestOps(SelectionKey.OP_READ);
+                key.interestOps(loop.reading() ? SelectionKey.OP_READ : 0);
             }
         }
         if (ioFailed) {

@@ -70,6 +70,7 @@ final class SelectorLoop implements IrmiTransport, Runnable {
     private final Function<InboundConnection, IrmiServerGIOPConnection> giopFactory;
     private volatile RequestListener requestListener;
     private volatile boolean running = true;
+    private volatile boolean reading = true;
     private volatile int defaultReadBudget;
     private long nowNanos;
 
@@ -392,6 +393,51 @@ final class SelectorLoop implements IrmiTransport, Runnable {
     /** A connection closed itself. Any thread. */
     void onClosed(InboundConnection c) {
         connections.remove(c.id);
+    }
+
+    /** True while connections are read (false once {@link #quiesce} began). */
+    boolean reading() {
+        return reading;
+    }
+
+    /**
+     * Stops accepting and reading (replies still go out), then waits up to {@code timeoutMillis}
+     * until every request already read has been answered. Used by an orderly ORB shutdown so that
+     * no request reaches a POA that is being destroyed. Not on the selector thread.
+     *
+     * @return true when nothing was left in flight
+     */
+    boolean quiesce(long timeoutMillis) {
+        post(() -> {
+            reading = false;
+            closeQuietly(server);
+            for (InboundConnection c : connections.values()) {
+                SelectionKey k = c.key;
+                if (k != null && k.isValid()) {
+                    k.interestOps(k.interestOps() & ~SelectionKey.OP_READ);
+                }
+            }
+        });
+        long deadline = System.nanoTime() + TimeUnit.MILLISECONDS.toNanos(timeoutMillis);
+        while (System.nanoTime() < deadline) {
+            if (reading == false && nothingInFlight()) {
+                return true;
+            }
+            java.util.concurrent.locks.LockSupport.parkNanos(1_000_000L); // shutdown thread, not the reader
+        }
+        return false;
+    }
+
+    private boolean nothingInFlight() {
+        if (dispatch.depth() > 0) {
+            return false;
+        }
+        for (InboundConnection c : connections.values()) {
+            if (c.inFlight.get() > 0 || (c.giop != null && c.giop.hasPendingMessages())) {
+                return false;
+            }
+        }
+        return true;
     }
 
     /** Stops the loop: sends CloseConnection where possible, closes every channel, ends the threads. */

@@ -10,5 +10,7 @@ public interface RemoteEcho extends Remote {
 
     String echoText(String s) throws RemoteException;
 
+    int measure(java.io.Serializable value) throws RemoteException;
+
     void refuse(String why) throws RemoteException, RefusedException;
 }

@@ -14,6 +14,11 @@ public class RemoteEchoImpl implements RemoteEcho {
     }
 
     @Override
+    public int measure(java.io.Serializable value) {
+        return String.valueOf(value).length();
+    }
+
+    @Override
     public void refuse(String why) throws RefusedException {
         throw new RefusedException(why);
     }

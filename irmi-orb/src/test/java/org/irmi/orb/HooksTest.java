@@ -1,0 +1,177 @@
+package org.irmi.orb;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+
+import java.nio.charset.StandardCharsets;
+import java.util.List;
+import java.util.Optional;
+import java.util.concurrent.CopyOnWriteArrayList;
+import java.util.concurrent.atomic.AtomicInteger;
+
+import irmitest.Echo;
+import irmitest.EchoHelper;
+import irmitest.Refused;
+
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.Test;
+import org.omg.CORBA.ORB;
+import org.omg.CORBA.TRANSIENT;
+
+/** Each hook of the I-RMI ORB, through real ORBs on loopback. */
+class HooksTest {
+
+    private static final int CONTEXT_ID = 0x49520010;
+
+    private ORB server;
+    private ORB client;
+    private Echo echo;
+    private byte[] key;
+    private final AtomicInteger servantCalls = new AtomicInteger();
+
+    @BeforeEach
+    void start() {
+        server = Orbs.irmi();
+        client = Orbs.irmi();
+        String ior = Orbs.serve(server, new EchoServant() {
+            @Override
+            public String echoString(String s) {
+                servantCalls.incrementAndGet();
+                return s;
+            }
+        });
+        echo = EchoHelper.narrow(client.string_to_object(ior));
+        key = GiopClient.objectKey(client.string_to_object(ior));
+    }
+
+    @AfterEach
+    void tearDown() {
+        Orbs.destroy(client, server);
+    }
+
+    private IrmiHooks serverHooks() {
+        return IrmiORB.of(server).orElseThrow().hooks();
+    }
+
+    private IrmiHooks clientHooks() {
+        return IrmiORB.of(client).orElseThrow().hooks();
+    }
+
+    @Test
+    void shouldFailCallWithSystemExceptionWhenClientHookSaysFail() {
+        List<ClientCall> seen = new CopyOnWriteArrayList<>();
+        clientHooks().setClientCallHook(call -> {
+            seen.add(call);
+            return ClientDecision.fail(Rejection.transientFailure(42, "no"));
+        });
+        long readBefore = Orbs.transport(server).stats().messagesRead();
+        assertThatThrownBy(() -> echo.echoString("x")).isInstanceOfSatisfying(TRANSIENT.class,
+                e -> assertThat(e.minor).isEqualTo(42));
+        assertThat(seen).singleElement().satisfies(c -> {
+            assertThat(c.operation()).isEqualTo("echoString");
+            assertThat(c.typeId()).isEqualTo("IDL:irmitest/Echo:1.0");
+            assertThat(c.targetKey()).startsWith("127.0.0.1:" + Orbs.transport(server).port() + "/");
+        });
+        assertThat(Orbs.transport(server).stats().messagesRead()).isEqualTo(readBefore);
+        assertThat(servantCalls).hasValue(0);
+    }
+
+    @Test
+    void shouldReachOtherObjectWhenClientHookForwards() {
+        String other = Orbs.serve(server, new EchoServant() {
+            @Override
+            public String echoString(String s) {
+                return "other:" + s;
+            }
+        });
+        clientHooks().setClientCallHook(call -> call.targetKey().contains(Keys.toText(key))
+                ? ClientDecision.forward(other) : ClientDecision.proceed());
+        assertThat(echo.echoString("x")).isEqualTo("other:x");
+        assertThat(servantCalls).hasValue(0);
+    }
+
+    @Test
+    void shouldLetCallsThroughWhenClientHookProceeds() {
+        clientHooks().setClientCallHook(call -> ClientDecision.proceed());
+        assertThat(echo.echoString("x")).isEqualTo("x");
+        assertThat(servantCalls).hasValue(1);
+    }
+
+    @Test
+    void shouldAnswerOnReaderThreadWithoutDispatchWhenServerHookRejects() {
+        List<RequestHeader> seen = new CopyOnWriteArrayList<>();
+        List<String> threads = new CopyOnWriteArrayList<>();
+        serverHooks().setServerRequestHook(h -> {
+            seen.add(h);
+            threads.add(Thread.currentThread().getName());
+            byte[] arg = new byte[h.arguments().getInt() - 1];
+            h.arguments().duplicate().position(4).get(arg);
+            boolean poison = new String(arg, StandardCharsets.ISO_8859_1).startsWith("poison");
+            return poison ? Optional.of(Rejection.transientFailure(7, "poison")) : Optional.empty();
+        });
+        assertThatThrownBy(() -> echo.echoString("poison pill")).isInstanceOfSatisfying(TRANSIENT.class,
+                e -> assertThat(e.minor).isEqualTo(7));
+        assertThat(servantCalls).hasValue(0);
+        assertThat(echo.echoString("healthy")).isEqualTo("healthy");
+        assertThat(servantCalls).hasValue(1);
+        assertThat(threads).containsOnly(IrmiTransport.READER_THREAD_NAME);
+        RequestHeader first = seen.get(0);
+        assertThat(first.operation()).isEqualTo("echoString");
+        assertThat(first.objectKey()).isEqualTo(key);
+        assertThat(first.connectionId()).isPositive();
+        assertThat(first.peerAddress()).startsWith("127.0.0.1:");
+        assertThat(first.messageBytes()).isGreaterThan(12 + "poison pill".length());
+        assertThat(first.responseExpected()).isTrue();
+        assertThat(Orbs.transport(server).stats().earlyRejections()).isEqualTo(1);
+    }
+
+    @Test
+    void shouldReportCpuAndAllocationPerRequestWhenCostListenerIsSet() {
+        List<RequestCost> costs = new CopyOnWriteArrayList<>();
+        serverHooks().setRequestCostListener(costs::add);
+        echo.echoBytes(new byte[1024 * 1024]);
+        assertThat(costs).singleElement().satisfies(c -> {
+            assertThat(c.operation()).isEqualTo("echoBytes");
+            assertThat(c.allocatedBytes()).isGreaterThanOrEqualTo(1024 * 1024);
+            assertThat(c.cpuNanos()).isPositive();
+            assertThat(c.elapsedNanos()).isGreaterThanOrEqualTo(c.cpuNanos() / 4);
+            assertThat(c.peerAddress()).startsWith("127.0.0.1:");
+            assertThat(c.connectionId()).isPositive();
+            assertThat(c.objectKey()).isEqualTo(key);
+            assertThat(c.outcome()).isEqualTo(RequestCost.Outcome.REPLY);
+        });
+    }
+
+    @Test
+    void shouldCarryReplyContextToClientOnRepliesAndExceptions() {
+        serverHooks().addReplyContextProvider(new ReplyContextProvider() {
+            @Override
+            public int contextId() {
+                return CONTEXT_ID;
+            }
+
+            @Override
+            public byte[] contextData(String operation, boolean exceptionReply) {
+                return (operation + (exceptionReply ? ":exception" : ":ok")).getBytes(StandardCharsets.US_ASCII);
+            }
+        });
+        List<String> received = new CopyOnWriteArrayList<>();
+        clientHooks().addReplyContextListener(new ReplyContextListener() {
+            @Override
+            public int contextId() {
+                return CONTEXT_ID;
+            }
+
+            @Override
+            public void onReplyContext(String targetKey, String operation, byte[] data) {
+                received.add(new String(data, StandardCharsets.US_ASCII));
+            }
+        });
+        echo.echoString("a");
+        assertThatThrownBy(() -> echo.fail("b")).isInstanceOf(Refused.class);
+        serverHooks().setServerRequestHook(h -> Optional.of(Rejection.transientFailure(1, "early")));
+        assertThatThrownBy(() -> echo.echoString("c")).isInstanceOf(TRANSIENT.class);
+        assertThat(received).containsExactly("echoString:ok", "fail:exception", "echoString:exception");
+    }
+}
