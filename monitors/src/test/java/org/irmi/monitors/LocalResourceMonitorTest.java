@@ -37,6 +37,15 @@ class LocalResourceMonitorTest {
     }
 
     @Test
+    void shouldKeepOnlyTheWindowsShareWhenSamplesAreFartherApartThanTheWindow() {
+        LocalResourceMonitor m = LocalResourceMonitor.of(tenSeconds, clock, probe);
+        clock.advanceMillis(40_000);
+        probe.cpuNanos.addAndGet(40_000_000_000L); // one core busy for 40 s
+        LocalResourceSnapshot s = m.snapshot();
+        assertThat(s.processCpuCores()).isCloseTo(1.0, within(1e-9));
+    }
+
+    @Test
     void shouldCountCollectionsAndTheirTimeWhenGcNotified() {
         LocalResourceMonitor m = LocalResourceMonitor.of(tenSeconds, clock, probe);
         m.onGarbageCollection(20_000_000L, 300);

@@ -37,6 +37,7 @@ import org.irmi.monitors.WindowSnapshot;
  *
  * <pre>
  *   processCpuCores = (CPU nanos added in the window) / (covered nanos)
+ *   a sample after a gap longer than the covered span adds only that span's share of the CPU used
  *   gcTimeFraction  = (GC nanos in the window) / (covered nanos)
  * </pre>
  *
@@ -53,7 +54,11 @@ public final class WindowedLocalResourceMonitor implements LocalResourceMonitor 
     private final NotificationListener gcListener = this::onNotification;
     private final Set<String> heapPools = ConcurrentHashMap.newKeySet(); // read on the JMX notification thread
     private volatile long heapAfterGcBytes;
+    private final Clock clock;
+    private final long windowNanos;
+    private final long bucketNanos;
     private long lastCpuNanos; // guarded by this
+    private long lastSampleNanos; // guarded by this
 
     /**
      * @param config window shape
@@ -66,7 +71,11 @@ public final class WindowedLocalResourceMonitor implements LocalResourceMonitor 
         this.probe = Objects.requireNonNull(probe, "probe");
         this.cpuWindow = SlidingWindow.of(config, clock);
         this.gcWindow = SlidingWindow.of(config, clock);
+        this.clock = clock;
+        this.windowNanos = config.windowNanos();
+        this.bucketNanos = config.bucketNanos();
         this.lastCpuNanos = probe.processCpuNanos();
+        this.lastSampleNanos = clock.nanoTime();
     }
 
     @Override
@@ -142,14 +151,26 @@ public final class WindowedLocalResourceMonitor implements LocalResourceMonitor 
 
     @Override
     public void sample() {
-        long now = probe.processCpuNanos();
+        long cpuNow = probe.processCpuNanos();
         long delta;
         synchronized (this) {
-            if (now < 0 || lastCpuNanos < 0) {
+            long now = clock.nanoTime();
+            long elapsed = now - lastSampleNanos;
+            if (cpuNow < 0 || lastCpuNanos < 0) {
                 return;
             }
-            delta = Math.max(0L, now - lastCpuNanos);
-            lastCpuNanos = now;
+            delta = Math.max(0L, cpuNow - lastCpuNanos);
+            if (elapsed > windowNanos - bucketNanos) {
+                // The CPU was used since the last sample, maybe partly before the span the window
+                // covers now: keep only that span's share (assuming an even use over the gap)
+                // instead of a false spike.
+                long covered = cpuWindow.snapshot().coveredNanos();
+                if (elapsed > covered) {
+                    delta = (long) (delta * ((double) covered / elapsed));
+                }
+            }
+            lastCpuNanos = cpuNow;
+            lastSampleNanos = now;
         }
         cpuWindow.add(1, delta);
     }
