@@ -15,7 +15,6 @@ import java.util.concurrent.atomic.AtomicReference;
 import org.irmi.bench.daytrader.AuditReport;
 import org.irmi.bench.daytrader.DayTraderDeployment;
 import org.irmi.bench.daytrader.Httperf;
-import org.irmi.bench.daytrader.HttperfResult;
 import org.irmi.bench.daytrader.OrbChoice;
 import org.irmi.bench.experiments.Chart;
 import org.irmi.bench.experiments.Experiment;
@@ -45,6 +44,7 @@ public final class PoisonExperiment implements Experiment {
     static final String POISON_OPERATION = "poison";
     static final long POISON_MILLIS = 4000;
     static final long PROBE_PERIOD_MILLIS = 250;
+    static final int BASELINE_SECONDS = 3;
 
     /** One load mix. */
     record Mix(String name, String label) {
@@ -62,17 +62,22 @@ public final class PoisonExperiment implements Experiment {
 
     /** Everything measured in one (mix, ORB) run. */
     record Run(Mix mix, OrbKind orb, BackendSeries backend, BackendSeries web, long loadStartSecond, long steadyFromSecond,
-               List<Call> episodes, long firstRejectedProbeMillis, AuditReport audit, String auditError, HttperfResult httperf,
+               List<Call> episodes, long firstRejectedProbeMillis, AuditReport audit, String auditError, long endSecond,
                double loadAverage) {
 
         double steady() {
             return backend.throughput(steadyFromSecond, episodes.get(0).startMillis() / 1000);
         }
 
-        /** Throughput during episode k (its 4 s from its start), in percent of steady. */
+        /**
+         * Throughput during episode k (its 4 s from its start), in percent of the throughput in the
+         * {@value #BASELINE_SECONDS} s just before it: a local baseline, so the JIT warm-up still
+         * going on and the load of other processes on this shared machine cancel out.
+         */
         double episodePercent(int k) {
             long from = episodes.get(k).startMillis() / 1000;
-            return 100 * backend.throughput(from, from + POISON_MILLIS / 1000) / steady();
+            double baseline = backend.throughput(from - BASELINE_SECONDS, from);
+            return 100 * backend.throughput(from, from + POISON_MILLIS / 1000) / baseline;
         }
 
         double laterEpisodesPercent() {
@@ -83,7 +88,7 @@ public final class PoisonExperiment implements Experiment {
             return episodes.size() > 1 ? sum / (episodes.size() - 1) : Double.NaN;
         }
 
-        double afterPercent(long endSecond) {
+        double afterPercent() {
             long from = episodes.get(episodes.size() - 1).startMillis() / 1000 + POISON_MILLIS / 1000 + 2;
             return 100 * backend.throughput(from, endSecond) / steady();
         }
@@ -138,8 +143,10 @@ public final class PoisonExperiment implements Experiment {
     @Override
     public ExperimentResult run(RunContext context) throws Exception {
         RunLength length = context.length();
-        long steadyMillis = length.millis(30_000, 8_000);
+        long warmupMillis = length.millis(20_000, 8_000);
+        long steadyMillis = length.millis(15_000, 5_000);
         long spacingMillis = length.millis(20_000, 7_000);
+        long tailMillis = length.millis(10_000, 5_000);
         int episodes = length == RunLength.TINY ? 2 : 3;
         List<Mix> mixes = mixes(length);
         ExperimentResult result = new ExperimentResult(name(), "Poison message on DayTrader (Figures 6-7)");
@@ -150,12 +157,13 @@ public final class PoisonExperiment implements Experiment {
                     result.note("I-RMI was not run: " + OrbKind.IRMI_ORB_CLASS + " is not on the class path.");
                     continue;
                 }
-                context.say("poison, " + mix.label() + ", on " + orb.label() + ": steady " + steadyMillis / 1000 + " s, then "
-                        + episodes + " poison calls " + spacingMillis / 1000 + " s apart");
-                runs.add(runOnce(context, mix, orb, steadyMillis, spacingMillis, episodes));
+                context.say("poison, " + mix.label() + ", on " + orb.label() + ": warm-up " + warmupMillis / 1000 + " s, steady "
+                        + steadyMillis / 1000 + " s, then " + episodes + " poison calls " + spacingMillis / 1000 + " s apart, "
+                        + tailMillis / 1000 + " s after");
+                runs.add(runOnce(context, mix, orb, new long[] {warmupMillis, steadyMillis, spacingMillis, tailMillis}, episodes));
             }
         }
-        PoisonReport.write(context, result, runs, steadyMillis, spacingMillis);
+        PoisonReport.write(context, result, runs);
         return result;
     }
 
@@ -177,8 +185,15 @@ public final class PoisonExperiment implements Experiment {
         return mixes;
     }
 
-    private Run runOnce(RunContext context, Mix mix, OrbKind orb, long steadyMillis, long spacingMillis, int episodes)
-            throws Exception {
+    /**
+     * @param phases warm-up, steady, spacing between poison calls, and the tail after the last
+     *     episode's spacing, in milliseconds
+     */
+    private Run runOnce(RunContext context, Mix mix, OrbKind orb, long[] phases, int episodes) throws Exception {
+        long warmupMillis = phases[0];
+        long steadyMillis = phases[1];
+        long spacingMillis = phases[2];
+        long tailMillis = phases[3];
         String tag = "poison-" + mix.name() + "-" + orb.name().toLowerCase();
         Path work = context.resultsDir().resolve(tag);
         Files.createDirectories(work);
@@ -195,8 +210,10 @@ public final class PoisonExperiment implements Experiment {
                 .classPath(context.classPath())
                 .workDir(work)
                 .start()) {
-            long runMillis = steadyMillis + episodes * spacingMillis;
-            int loadSeconds = (int) ((runMillis + 999) / 1000) + 2;
+            long runMillis = warmupMillis + steadyMillis + episodes * spacingMillis + tailMillis;
+            // Sessions sized for twice the run: httperf's sessions are counted in calls, not time, and
+            // the load must not end early; it is stopped when the run is over.
+            int loadSeconds = (int) (2 * (runMillis + 999) / 1000) + 10;
             Httperf.Workload workload = mix == PAPER
                     ? Httperf.paperLoad("127.0.0.1", dt.webPort(), loadSeconds)
                     : Httperf.Workload.builder("127.0.0.1", dt.webPort()).uri("/daytrader/scenario")
@@ -212,7 +229,8 @@ public final class PoisonExperiment implements Experiment {
             long loadStart = System.currentTimeMillis();
             load.start();
             double loadAverage = RunContext.loadAverage();
-            bar.during(orb.label() + " steady", steadyMillis, () -> !dt.isAlive() || httperf.get() instanceof Exception);
+            bar.during(orb.label() + " warm-up", warmupMillis, () -> !dt.isAlive() || httperf.get() != null);
+            bar.during(orb.label() + " steady", steadyMillis, () -> !dt.isAlive() || httperf.get() != null);
 
             ConcurrentLinkedQueue<Call> calls = new ConcurrentLinkedQueue<>();
             AtomicLong firstRejectedProbe = new AtomicLong();
@@ -228,13 +246,17 @@ public final class PoisonExperiment implements Experiment {
                 }
                 bar.during(orb.label() + " poison episode " + (k + 1), spacingMillis, () -> !dt.isAlive());
             }
+            bar.during(orb.label() + " after", tailMillis, () -> !dt.isAlive());
+            long endSecond = System.currentTimeMillis() / 1000;
             for (Thread caller : callers) {
                 caller.join(60_000);
             }
-            load.join(Duration.ofSeconds(loadSeconds * 3L + 90).toMillis());
-            if (httperf.get() instanceof Exception e) {
-                throw new IllegalStateException("httperf failed on " + orb.label() + ": " + e.getMessage(), e);
+            if (httperf.get() != null) {
+                // It ended before the run did: its sessions were too short, or it failed.
+                context.say("note: httperf ended before the run: " + httperf.get());
             }
+            stopHttperf();
+            load.join(30_000);
             long since = loadStart / 1000 - 1;
             String backendCsv = dt.timeSeriesCsv("backend", since);
             String webCsv = dt.timeSeriesCsv("web", since);
@@ -251,8 +273,8 @@ public final class PoisonExperiment implements Experiment {
             sorted.sort((a, b) -> Long.compare(a.startMillis(), b.startMillis()));
             Set<String> poisonOps = Set.of(POISON_OPERATION, "/daytrader/poison", "poison.page");
             return new Run(mix, orb, BackendSeries.parse(backendCsv, poisonOps), webSeries(webCsv), loadStart / 1000,
-                    loadStart / 1000 + Math.min(10, steadyMillis / 3000), sorted, firstRejectedProbe.get(), audit, auditError,
-                    (HttperfResult) httperf.get(), loadAverage);
+                    (loadStart + warmupMillis) / 1000 + 1, sorted, firstRejectedProbe.get(), audit, auditError, endSecond,
+                    loadAverage);
         }
     }
 
@@ -266,6 +288,13 @@ public final class PoisonExperiment implements Experiment {
             }
         }
         return BackendSeries.parse(csv, poison);
+    }
+
+    /** Ends the httperf this JVM started (our own child process, found by its command name). */
+    private static void stopHttperf() {
+        ProcessHandle.current().descendants()
+                .filter(p -> p.info().command().map(c -> c.endsWith("/httperf") || c.equals("httperf")).orElse(false))
+                .forEach(ProcessHandle::destroy);
     }
 
     private static Call call(DayTraderDeployment dt, long millis) {

@@ -16,19 +16,17 @@ final class PoisonReport {
     private PoisonReport() {
     }
 
-    static void write(RunContext context, ExperimentResult result, List<PoisonExperiment.Run> runs, long steadyMillis,
-                      long spacingMillis) {
+    static void write(RunContext context, ExperimentResult result, List<PoisonExperiment.Run> runs) {
         Table table = Table.of("Backend throughput of normal operations (calls/s) and poison identification",
                 "Load", "ORB", "Steady (calls/s)", "Episode 1 (% of steady)", "Later episodes (% of steady)",
                 "After (% of steady)", "Poison calls rejected", "Identified in episode", "Time to identify (s)",
                 "False positives (normal ops failed)", "Audit problems");
         List<String> csv = new ArrayList<>();
         for (PoisonExperiment.Run run : runs) {
-            long end = run.backend().all().isEmpty() ? 0 : run.backend().all().get(run.backend().all().size() - 1).epochSecond();
             long rejected = run.episodes().stream().filter(PoisonExperiment.Call::rejected).count();
             int identified = run.identifiedInEpisode();
             table.row(run.mix().name(), run.orb().label(), fmt(run.steady()), fmt(run.episodePercent(0)),
-                    fmt(run.laterEpisodesPercent()), fmt(run.afterPercent(end)), rejected + " of " + run.episodes().size(),
+                    fmt(run.laterEpisodesPercent()), fmt(run.afterPercent()), rejected + " of " + run.episodes().size(),
                     identified == 0 ? "never" : String.valueOf(identified),
                     Double.isNaN(run.secondsToIdentify()) ? "-" : String.format("%.1f", run.secondsToIdentify()),
                     String.valueOf(run.falsePositives()), run.auditProblems() < 0 ? "audit failed" : String.valueOf(run.auditProblems()));
@@ -42,9 +40,8 @@ final class PoisonReport {
             } else if (!run.audit().isConsistent()) {
                 result.note(run.mix().name() + " on " + run.orb().label() + ": the consistency audit FOUND PROBLEMS: " + run.audit());
             }
-            result.note(run.mix().name() + " on " + run.orb().label() + ": httperf " + String.format("%.1f", run.httperf()
-                    .replyThroughputPerSecond()) + " replies/s; 1-minute load average at the start " + String.format("%.1f",
-                    run.loadAverage()) + ".");
+            result.note(run.mix().name() + " on " + run.orb().label() + ": 1-minute load average at the start "
+                    + String.format("%.1f", run.loadAverage()) + ".");
             for (PoisonExperiment.Call call : run.episodes()) {
                 csv.add(String.format("%s,%s,%.3f,%.3f,%d", run.mix().name(), run.orb().name().toLowerCase(),
                         (call.startMillis() / 1000.0 - run.loadStartSecond()), (call.endMillis() - call.startMillis()) / 1000.0,
@@ -55,7 +52,8 @@ final class PoisonReport {
         result.table(table);
         result.note("Throughput counts the normal DayTrader operations the backend executed per second (the poison"
                 + " operation excluded). Episode k is the " + PoisonExperiment.POISON_MILLIS / 1000 + " s from the k-th poison"
-                + " call. The first episode cannot be protected by a filter that acts before dispatch (the call is already"
+                + " call; its throughput is given in % of the " + PoisonExperiment.BASELINE_SECONDS + " s just before it (a local"
+                + " baseline: warm-up and other processes' load cancel out). 'After' is in % of the steady phase. The first episode cannot be protected by a filter that acts before dispatch (the call is already"
                 + " running when it is identified), so the throughput goal is read on the later episodes; episode 1 is shown.");
         result.note("Time to identify: from the first poison call to the first rejected probe (a 1 ms poison call every "
                 + PoisonExperiment.PROBE_PERIOD_MILLIS + " ms).");
