@@ -1,0 +1,311 @@
+package org.irmi.it;
+
+import java.nio.ByteBuffer;
+import java.util.HashMap;
+import java.util.HashSet;
+import java.util.Map;
+import java.util.Optional;
+import java.util.Queue;
+import java.util.Set;
+import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.ConcurrentLinkedQueue;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicLong;
+import org.irmi.isolation.ConnectionTuner;
+import org.irmi.isolation.Decision;
+import org.irmi.isolation.IncomingRequest;
+import org.irmi.isolation.IsolationRuntime;
+import org.irmi.isolation.MinorCodes;
+import org.irmi.isolation.OutgoingCall;
+import org.irmi.isolation.PoisonMessagePoint;
+import org.irmi.isolation.QosCrosstalkPoint;
+import org.irmi.isolation.RemoteLoad;
+import org.irmi.isolation.SlowClientPoint;
+import org.irmi.monitors.EdgeSample;
+import org.irmi.monitors.LoadReport;
+import org.irmi.monitors.LoadReportCodec;
+import org.irmi.monitors.LocalResourceMonitor;
+import org.irmi.monitors.LocalResourceSnapshot;
+import org.irmi.orb.ClientDecision;
+import org.irmi.orb.ConnectionView;
+import org.irmi.orb.IrmiHooks;
+import org.irmi.orb.IrmiORB;
+import org.irmi.orb.IrmiTransport;
+import org.irmi.orb.Rejection;
+import org.irmi.orb.ReplyContextListener;
+import org.irmi.orb.ReplyContextProvider;
+import org.irmi.orb.RequestHeader;
+
+/**
+ * Wires an {@link IsolationRuntime} to an I-RMI ORB through the ORB's public hooks
+ * ({@link IrmiHooks}, {@link IrmiTransport}), the way the ORB's own glue does: the reader-thread
+ * hook feeds the poison point, the cost hook ends requests, a load report rides on every reply,
+ * the client hook asks the slow-client point, and one ticker thread ticks the runtime, samples the
+ * edge detector and owns the crosstalk point (it polls the transport's per-connection byte counts).
+ *
+ * <p>Test code: it exists because the ORB's glue (org.irmi.orb.isolation) had not landed when
+ * these tests were written; every isolation decision is still taken by the production points.
+ */
+final class IsolationGlue implements AutoCloseable {
+    private final IsolationRuntime runtime;
+    private final IrmiORB orb;
+    private final Thread ticker;
+    private final long tickNanos;
+    private volatile boolean running = true;
+    private final ConcurrentHashMap<String, Queue<Integer>> pending = new ConcurrentHashMap<>();
+    private final AtomicLong completions = new AtomicLong();
+    private final AtomicLong allocatedBytes = new AtomicLong();
+    private final ConcurrentLinkedQueue<IncomingRequest> headersForCrosstalk = new ConcurrentLinkedQueue<>();
+    private LocalResourceMonitor local;
+    private QosCrosstalkPoint crosstalk;
+    private long lastSampleNanos = System.nanoTime();
+    private long lastCompletions;
+    private long lastAllocated;
+    final AtomicLong clientRejections = new AtomicLong();
+    final AtomicLong clientForwards = new AtomicLong();
+
+    IsolationGlue(org.omg.CORBA.ORB orb, IsolationRuntime runtime, long tickMillis) {
+        this.runtime = runtime;
+        this.orb = Nodes.irmiOf(orb);
+        this.tickNanos = TimeUnit.MILLISECONDS.toNanos(tickMillis);
+        this.ticker = new Thread(this::tickLoop, "irmi-it-ticker");
+        this.ticker.setDaemon(true);
+    }
+
+    /** The local resource monitor the edge samples read (started by {@link #serve}). */
+    LocalResourceMonitor localMonitor() {
+        return local;
+    }
+
+    /** Server side: the reader hook, the cost hook, the load report and the crosstalk point. */
+    IsolationGlue serve(LocalResourceMonitor monitor) {
+        this.local = monitor;
+        IrmiHooks hooks = orb.hooks();
+        hooks.setServerRequestHook(this::onRequest);
+        hooks.setRequestCostListener(c -> {
+            completions.incrementAndGet();
+            if (c.allocatedBytes() > 0) {
+                allocatedBytes.addAndGet(c.allocatedBytes());
+            }
+            Queue<Integer> q = pending.get(c.connectionId() + "/" + c.operation());
+            Integer id = q == null ? null : q.poll();
+            if (id != null) {
+                runtime.poison().ifPresent(p -> p.onDispatchEnd(
+                        IncomingRequest.requestKey(c.connectionId(), id), c.cpuNanos(),
+                        c.allocatedBytes()));
+            }
+        });
+        hooks.addReplyContextProvider(new ReplyContextProvider() {
+            @Override
+            public int contextId() {
+                return LoadReportCodec.SERVICE_CONTEXT_ID;
+            }
+
+            @Override
+            public byte[] contextData(String operation, boolean exceptionReply) {
+                long now = System.nanoTime();
+                LoadReport r = monitor == null ? new LoadReport(0, 0, 0, 0, 0,
+                        runtime.advertisesOverload(now), runtime.inPoisonEpisode())
+                        : LoadReport.from(monitor.snapshot(), runtime.advertisesOverload(now),
+                        runtime.inPoisonEpisode());
+                return LoadReportCodec.encode(r);
+            }
+        });
+        return this;
+    }
+
+    /** The edge detector's sample: server throughput, CPU and GC now, allocation of completed requests. */
+    EdgeSample sample() {
+        long now = System.nanoTime();
+        long c = completions.get();
+        long a = allocatedBytes.get();
+        double seconds = Math.max(1e-3, (now - lastSampleNanos) / 1e9);
+        LocalResourceSnapshot s = local.snapshot();
+        EdgeSample sample = new EdgeSample(now, (c - lastCompletions) / seconds, s.processCpuCores(),
+                s.gcTimeFraction(), (a - lastAllocated) / seconds);
+        lastSampleNanos = now;
+        lastCompletions = c;
+        lastAllocated = a;
+        return sample;
+    }
+
+    private Optional<Rejection> onRequest(RequestHeader h) {
+        byte[] args = null;
+        PoisonMessagePoint poison = runtime.poison().orElse(null);
+        if (poison != null) {
+            int want = poison.argumentBytesWanted(h.operation());
+            ByteBuffer b = h.arguments();
+            if (want > 0 && b != null) {
+                ByteBuffer d = b.duplicate();
+                args = new byte[Math.min(want, d.remaining())];
+                d.get(args);
+            }
+        }
+        IncomingRequest req = new IncomingRequest(h.connectionId(), h.requestId(), h.peerAddress(),
+                h.objectKeyString(), h.operation(), h.messageBytes(), h.responseExpected(), null, args);
+        if (runtime.crosstalkConfig().isPresent()) {
+            headersForCrosstalk.add(req);
+        }
+        if (poison == null) {
+            return Optional.empty();
+        }
+        Decision d = poison.onRequestHeader(req);
+        if (d instanceof Decision.Reject r) {
+            return Optional.of(new Rejection(r.kind().name(), r.minor(), Rejection.Completion.NO,
+                    r.reason()));
+        }
+        if (!(d instanceof Decision.Proceed)) {
+            return Optional.of(Rejection.transientFailure(MinorCodes.NOT_ENFORCEABLE_HERE,
+                    d.action() + " is not enforceable by this hook"));
+        }
+        pending.computeIfAbsent(h.connectionId() + "/" + h.operation(),
+                k -> new ConcurrentLinkedQueue<>()).add(h.requestId());
+        return Optional.empty();
+    }
+
+    /** Client side: the call hook asks the slow-client point; reply contexts carry load reports. */
+    IsolationGlue call() {
+        SlowClientPoint point = runtime.slowClient().orElseThrow();
+        IrmiHooks hooks = orb.hooks();
+        hooks.setClientCallHook(call -> enforce(point.beforeMarshalling(view(call.targetKey(),
+                call.operation(), call.oneway()))));
+        hooks.addReplyContextListener(new ReplyContextListener() {
+            @Override
+            public int contextId() {
+                return LoadReportCodec.SERVICE_CONTEXT_ID;
+            }
+
+            @Override
+            public void onReplyContext(String targetKey, String operation, byte[] data) {
+                point.onReply(view(targetKey, operation, false), 0,
+                        RemoteLoad.from(LoadReportCodec.decode(data), System.nanoTime()));
+            }
+        });
+        return this;
+    }
+
+    /** A target key is "ip:port/objectKey". */
+    static OutgoingCall view(String targetKey, String operation, boolean oneway) {
+        int slash = targetKey.indexOf('/');
+        String hostPort = slash < 0 ? targetKey : targetKey.substring(0, slash);
+        String key = slash < 0 ? targetKey : targetKey.substring(slash + 1);
+        int colon = hostPort.lastIndexOf(':');
+        String host = colon < 0 ? hostPort : hostPort.substring(0, colon);
+        int port = colon < 0 ? 0 : Integer.parseInt(hostPort.substring(colon + 1));
+        // one secondary per port on loopback: the "host" of a node is its host:port
+        return OutgoingCall.of(host + ":" + port, port, key, operation, oneway);
+    }
+
+    private ClientDecision enforce(Decision d) {
+        if (d instanceof Decision.Proceed p) {
+            p.listener().onIgnore(); // this hook sees no completion; nothing is learnt from it
+            return ClientDecision.proceed();
+        }
+        if (d instanceof Decision.Reject r) {
+            clientRejections.incrementAndGet();
+            return ClientDecision.fail(new Rejection(r.kind().name(), r.minor(),
+                    Rejection.Completion.NO, r.reason()));
+        }
+        if (d instanceof Decision.Forward f) {
+            clientForwards.incrementAndGet();
+            Object t = f.target();
+            String ior = t instanceof org.omg.CORBA.Object o ? orb.object_to_string(o) : t.toString();
+            return ClientDecision.forward(ior);
+        }
+        if (d instanceof Decision.Throttle t) {
+            java.util.concurrent.locks.LockSupport.parkNanos(t.waitNanos());
+            return ClientDecision.proceed();
+        }
+        if (d instanceof Decision.Defer df) {
+            try {
+                Decision next = df.release().toCompletableFuture().get(df.maxWaitNanos(),
+                        TimeUnit.NANOSECONDS);
+                return enforce(next);
+            } catch (java.util.concurrent.TimeoutException e) {
+                df.onTimeout().run();
+                clientRejections.incrementAndGet();
+                return ClientDecision.fail(Rejection.transientFailure(MinorCodes.DEFER_TIMEOUT,
+                        "deferred call waited too long"));
+            } catch (Exception e) {
+                df.onTimeout().run();
+                return ClientDecision.fail(Rejection.transientFailure(MinorCodes.DEFER_TIMEOUT,
+                        "deferred call interrupted"));
+            }
+        }
+        // ShortCircuit and Degrade need the stub's arguments and result: not expressible here
+        return ClientDecision.fail(Rejection.transientFailure(MinorCodes.NOT_ENFORCEABLE_HERE,
+                d.action() + " is not enforceable by the ORB's client hook"));
+    }
+
+    IsolationGlue start() {
+        ticker.start();
+        return this;
+    }
+
+    private void tickLoop() {
+        Map<Long, Long> lastBytes = new HashMap<>();
+        IrmiTransport transport = orb.transport().orElse(null);
+        if (runtime.crosstalkConfig().isPresent() && transport != null) {
+            crosstalk = runtime.newCrosstalkPoint(new ConnectionTuner() {
+                @Override
+                public void setReadBudget(long connectionId, int bytesPerTurn) {
+                    transport.setReadBudget(connectionId, bytesPerTurn);
+                }
+
+                @Override
+                public void setReceiveBufferSize(long connectionId, int bytes) {
+                    transport.setReceiveBufferSize(connectionId, bytes);
+                }
+            }).orElseThrow();
+        }
+        while (running) {
+            long now = System.nanoTime();
+            if (local != null) {
+                local.sample();
+            }
+            runtime.tick(now);
+            if (crosstalk != null) {
+                Set<Long> open = new HashSet<>();
+                for (ConnectionView c : transport.connections()) {
+                    open.add(c.connectionId());
+                    Long before = lastBytes.putIfAbsent(c.connectionId(), 0L);
+                    if (before == null) {
+                        String peer = c.peerAddress();
+                        int colon = peer.lastIndexOf(':');
+                        crosstalk.onConnectionOpened(c.connectionId(),
+                                colon < 0 ? peer : peer.substring(0, colon).replace("/", ""));
+                        before = 0L;
+                    }
+                    long delta = c.bytesRead() - before;
+                    if (delta > 0) {
+                        crosstalk.onBytesRead(c.connectionId(), (int) Math.min(Integer.MAX_VALUE, delta));
+                        lastBytes.put(c.connectionId(), c.bytesRead());
+                    }
+                }
+                for (IncomingRequest r; (r = headersForCrosstalk.poll()) != null; ) {
+                    crosstalk.onRequestHeader(r);
+                }
+                for (Long id : new HashSet<>(lastBytes.keySet())) {
+                    if (!open.contains(id)) {
+                        lastBytes.remove(id);
+                        crosstalk.onConnectionClosed(id);
+                    }
+                }
+                crosstalk.tick(now);
+            }
+            java.util.concurrent.locks.LockSupport.parkNanos(tickNanos);
+        }
+    }
+
+    /** The crosstalk point, owned by the ticker thread (read its counters only for assertions). */
+    QosCrosstalkPoint crosstalk() {
+        return crosstalk;
+    }
+
+    @Override
+    public void close() throws InterruptedException {
+        running = false;
+        ticker.join(2_000);
+    }
+
+}

@@ -1,0 +1,56 @@
+package org.irmi.it;
+
+import java.util.concurrent.atomic.AtomicLong;
+import java.util.concurrent.locks.LockSupport;
+
+/** The servant of {@link Trade}. */
+public class TradeImpl implements Trade {
+    final String name;
+    final AtomicLong quotes = new AtomicLong();
+    final AtomicLong delivered = new AtomicLong();
+    final AtomicLong poisons = new AtomicLong();
+    /** While &gt; 0, each delivery takes this long (a secondary slowed by stress). */
+    volatile long slowNanos;
+
+    TradeImpl(String name) {
+        this.name = name;
+    }
+
+    @Override
+    public String quote(String symbol) {
+        quotes.incrementAndGet();
+        return symbol + "@" + (100 + symbol.length());
+    }
+
+    @Override
+    public int buy(String symbol, int quantity) {
+        return quantity * (100 + symbol.length());
+    }
+
+    @Override
+    public long poison(long millis) {
+        poisons.incrementAndGet();
+        long end = System.nanoTime() + millis * 1_000_000L;
+        byte[][] retained = new byte[3200][]; // ~32 MB kept live, as a request holding its data
+        long n = 0;
+        while (System.nanoTime() < end) {
+            retained[(int) (n++ % retained.length)] = new byte[10 * 1024];
+        }
+        return n;
+    }
+
+    @Override
+    public int deliver(byte[] event) {
+        long slow = slowNanos;
+        if (slow > 0) {
+            LockSupport.parkNanos(slow);
+        }
+        delivered.incrementAndGet();
+        return event.length;
+    }
+
+    @Override
+    public int bulk(byte[] payload) {
+        return payload.length;
+    }
+}
