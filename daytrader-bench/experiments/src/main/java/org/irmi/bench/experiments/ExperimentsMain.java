@@ -17,7 +17,7 @@ import org.irmi.bench.experiments.internal.poison.PoisonExperiment;
 import org.irmi.bench.experiments.internal.slowclient.SlowClientExperiment;
 
 /**
- * {@code ./irmi experiments [poison|slow-client|crosstalk] [--quick] [--tiny] [--out DIR]}: runs the
+ * {@code ./irmi experiments [poison|slow-client|crosstalk] [--quick] [--tiny] [--out DIR] [--results-doc FILE]}: runs the
  * paper's chaos experiments (all, or the named ones), each on plain JacORB and then on I-RMI,
  * writes the report into {@code results/<timestamp>/} and prints the goal summary.
  *
@@ -42,6 +42,7 @@ public final class ExperimentsMain {
         System.setProperty("java.awt.headless", "true");
         RunLength length = RunLength.FULL;
         Path out = null;
+        Path resultsDoc = null;
         List<String> names = new ArrayList<>();
         for (int i = 0; i < args.length; i++) {
             switch (args[i]) {
@@ -52,6 +53,12 @@ public final class ExperimentsMain {
                         usage("--out needs a folder");
                     }
                     out = Path.of(args[++i]);
+                }
+                case "--results-doc" -> {
+                    if (i + 1 >= args.length) {
+                        usage("--results-doc needs a file, e.g. docs/results.md");
+                    }
+                    resultsDoc = Path.of(args[++i]);
                 }
                 case "-h", "--help" -> {
                     usage(null);
@@ -72,6 +79,10 @@ public final class ExperimentsMain {
         }
         String command = "./irmi experiments " + String.join(" ", args);
         Report report = run(names, length, out.toAbsolutePath(), System.out, command.trim());
+        if (resultsDoc != null) {
+            ReportWriter.writeResultsDoc(resultsDoc, report.dir(), command.trim(), report.results(), report.failures());
+            System.out.println("results written to " + resultsDoc);
+        }
         System.exit(report.failures().isEmpty() ? 0 : 1);
     }
 
@@ -132,7 +143,7 @@ public final class ExperimentsMain {
         if (error != null) {
             out.println("irmi experiments: " + error);
         }
-        out.println("usage: ./irmi experiments [poison|slow-client|crosstalk]... [--quick] [--out DIR]");
+        out.println("usage: ./irmi experiments [poison|slow-client|crosstalk]... [--quick] [--out DIR] [--results-doc FILE]");
         out.println("  no name: all three experiments;  --quick: everything in under 5 minutes;");
         out.println("  default: the paper's durations.  The report goes to results/<timestamp>/.");
         System.exit(error == null ? 0 : 2);

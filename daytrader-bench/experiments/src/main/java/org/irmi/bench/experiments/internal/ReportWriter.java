@@ -162,6 +162,55 @@ public final class ReportWriter {
         Files.writeString(dir.resolve("index.html"), html, StandardCharsets.UTF_8);
     }
 
+    /**
+     * Writes the measured results as a documentation page (docs/results.md): when and how they
+     * were produced, on what machine, the goals and every table, without the charts (they stay in
+     * the results folder, which is not committed).
+     */
+    public static void writeResultsDoc(Path doc, Path dir, String command, List<ExperimentResult> results,
+                                       List<String> failures) throws IOException {
+        StringBuilder md = new StringBuilder("# Measured results of the chaos experiments\n\n");
+        md.append("Produced by `").append(command).append("` on ")
+                .append(java.time.ZonedDateTime.now(java.time.ZoneOffset.UTC).withNano(0)).append(" (UTC).  \n")
+                .append("Machine: ").append(machine()).append(".  \n")
+                .append("Full report with the charts and raw CSV: `").append(dir.getFileName()).append("/` under `results/`"
+                        + " (not committed; rerun the command to get it).\n\n")
+                .append("Every figure below was measured in that one run: plain JacORB and I-RMI side by side."
+                        + " How each experiment is set up: [experiments.md](experiments.md).\n\n");
+        md.append("## Goals\n\n").append(goalTable(results)).append('\n');
+        for (String failure : failures) {
+            md.append("- ").append(failure).append('\n');
+        }
+        for (ExperimentResult result : results) {
+            md.append("## ").append(result.title()).append("\n\n");
+            for (Table table : result.tables()) {
+                md.append(markdown(table));
+            }
+            for (String note : result.notes()) {
+                md.append("- ").append(note).append('\n');
+            }
+            md.append('\n');
+        }
+        Files.createDirectories(doc.toAbsolutePath().getParent());
+        Files.writeString(doc, md, StandardCharsets.UTF_8);
+    }
+
+    private static String machine() {
+        String cpu = "unknown CPU";
+        try {
+            for (String line : Files.readAllLines(Path.of("/proc/cpuinfo"))) {
+                if (line.startsWith("model name")) {
+                    cpu = line.substring(line.indexOf(':') + 1).trim();
+                    break;
+                }
+            }
+        } catch (IOException | RuntimeException ignored) {
+            // not Linux: keep "unknown"
+        }
+        return Runtime.getRuntime().availableProcessors() + " x " + cpu + ", Java " + System.getProperty("java.version")
+                + ", shared with the other helpers' builds and benchmarks";
+    }
+
     private static String htmlTable(Table table) {
         StringBuilder html = new StringBuilder("<table><caption>").append(htmlEscape(table.title())).append("</caption><tr>");
         table.header().forEach(h -> html.append("<th>").append(htmlEscape(h)).append("</th>"));
