@@ -28,6 +28,21 @@ public enum OrbKind {
         return label;
     }
 
+    /**
+     * @return the ORBs to run, in order: both by default; {@code -Dirmi.orbs=plain} (or {@code irmi})
+     *     runs one, for developing an experiment
+     */
+    public static List<OrbKind> selected() {
+        String chosen = System.getProperty("irmi.orbs", "plain,irmi");
+        List<OrbKind> kinds = new ArrayList<>();
+        for (OrbKind kind : values()) {
+            if (chosen.contains(kind.name().toLowerCase())) {
+                kinds.add(kind);
+            }
+        }
+        return kinds;
+    }
+
     /** @return whether the I-RMI ORB is on this JVM's class path (false while it is being built) */
     public static boolean irmiAvailable() {
         try {

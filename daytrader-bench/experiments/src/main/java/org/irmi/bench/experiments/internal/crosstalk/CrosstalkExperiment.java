@@ -61,10 +61,14 @@ public final class CrosstalkExperiment implements Experiment {
         int warmup = context.length() == org.irmi.bench.experiments.RunLength.FULL ? 3 : 1;
         ExperimentResult result = new ExperimentResult(name(), "QoS crosstalk (Figures 8-9)");
         List<Case> cases = new ArrayList<>();
-        cases.add(new Case("plain alone", OrbKind.PLAIN, 0, 0));
-        cases.add(new Case("plain + 1 stream", OrbKind.PLAIN, 0, 1));
-        cases.add(new Case("plain + " + MANY_STREAMS + " streams", OrbKind.PLAIN, 0, MANY_STREAMS));
-        if (OrbKind.irmiAvailable()) {
+        if (OrbKind.selected().contains(OrbKind.PLAIN)) {
+            cases.add(new Case("plain alone", OrbKind.PLAIN, 0, 0));
+            cases.add(new Case("plain + 1 stream", OrbKind.PLAIN, 0, 1));
+            cases.add(new Case("plain + " + MANY_STREAMS + " streams", OrbKind.PLAIN, 0, MANY_STREAMS));
+        }
+        if (!OrbKind.selected().contains(OrbKind.IRMI)) {
+            result.note("I-RMI was not run: -Dirmi.orbs excludes it.");
+        } else if (OrbKind.irmiAvailable()) {
             cases.add(new Case("I-RMI alone", OrbKind.IRMI, GOAL_WEIGHT, 0));
             // The CI configuration keeps the two ends of Figure 9 only.
             int[] weights = context.length() == org.irmi.bench.experiments.RunLength.TINY ? new int[] {1, GOAL_WEIGHT} : WEIGHTS;

@@ -152,7 +152,7 @@ public final class PoisonExperiment implements Experiment {
         ExperimentResult result = new ExperimentResult(name(), "Poison message on DayTrader (Figures 6-7)");
         List<Run> runs = new ArrayList<>();
         for (Mix mix : mixes) {
-            for (OrbKind orb : OrbKind.values()) {
+            for (OrbKind orb : OrbKind.selected()) {
                 if (orb == OrbKind.IRMI && !OrbKind.irmiAvailable()) {
                     result.note("I-RMI was not run: " + OrbKind.IRMI_ORB_CLASS + " is not on the class path.");
                     continue;

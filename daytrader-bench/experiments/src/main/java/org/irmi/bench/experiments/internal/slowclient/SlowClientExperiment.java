@@ -69,10 +69,7 @@ public final class SlowClientExperiment implements Experiment {
         long stressedMillis = context.length().millis(40_000, 8_000);
         ExperimentResult result = new ExperimentResult(name(), "Slow client (Figure 3, Tables 1-2, Figures 4-5)");
         Map<OrbKind, Run> runs = new LinkedHashMap<>();
-        for (OrbKind orb : OrbKind.values()) {
-            if (!System.getProperty("irmi.slowclient.orbs", "plain,irmi").contains(orb.name().toLowerCase())) {
-                continue;
-            }
+        for (OrbKind orb : OrbKind.selected()) {
             if (orb == OrbKind.IRMI && !OrbKind.irmiAvailable()) {
                 result.note("I-RMI was not run: " + OrbKind.IRMI_ORB_CLASS + " is not on the class path.");
                 continue;
