@@ -35,7 +35,7 @@ class BadInputTest {
     @BeforeAll
     static void start() {
         server = Orbs.irmi("irmi.transport.max_message_bytes", String.valueOf(16 * 1024 * 1024),
-                "irmi.transport.stall_timeout_ms", "400",
+                "irmi.transport.stall_timeout_ms", "1000",
                 "irmi.transport.sweep_interval_ms", "50",
                 "irmi.transport.max_outbound_bytes", String.valueOf(1024 * 1024));
         String ior = Orbs.serve(server, new EchoServant());

@@ -38,7 +38,6 @@ final class InboundConnection {
     private int headerFill;
     private byte[] message;
     private int messageFill;
-    private long partialSinceNanos = -1;
     private Reassembly fragmented11;
     private Map<Integer, Reassembly> fragmented12;
     long lastActivityNanos;
@@ -118,9 +117,6 @@ final class InboundConnection {
                 if (!in.hasRemaining()) {
                     return;
                 }
-                if (headerFill == 0) {
-                    partialSinceNanos = nowNanos;
-                }
                 int n = Math.min(Giop.HEADER_BYTES - headerFill, in.remaining());
                 in.get(header, headerFill, n);
                 headerFill += n;
@@ -149,7 +145,6 @@ final class InboundConnection {
             }
             byte[] complete = message;
             message = null;
-            partialSinceNanos = -1;
             onMessage(complete, nowNanos);
         }
     }
@@ -167,7 +162,7 @@ final class InboundConnection {
                 }
                 return;
             case Giop.FRAGMENT:
-                onFragment(m, minor);
+                onFragment(m, minor, nowNanos);
                 return;
             case Giop.CANCEL_REQUEST:
                 onCancel(m);
@@ -208,7 +203,7 @@ final class InboundConnection {
         fragmented12.put(requestId, new Reassembly(m, nowNanos));
     }
 
-    private void onFragment(byte[] m, int minor) {
+    private void onFragment(byte[] m, int minor, long nowNanos) {
         Reassembly r;
         int bodyFrom;
         Integer requestId = null;
@@ -237,7 +232,7 @@ final class InboundConnection {
             messageErrorAndClose(minor);
             return;
         }
-        r.append(m, bodyFrom, add);
+        r.append(m, bodyFrom, add, nowNanos);
         if (Giop.moreFragments(m)) {
             return;
         }
@@ -273,17 +268,20 @@ final class InboundConnection {
         loop.onRequest(this, m);
     }
 
-    /** True when a message or a fragmented message has been incomplete since before {@code deadline}. */
+    /**
+     * True when a partly read message, or a fragmented message, has made no progress since
+     * {@code deadlineNanos}. A large message that keeps arriving is never stalled.
+     */
     boolean stalledSince(long deadlineNanos) {
-        if ((headerFill > 0 || message != null) && partialSinceNanos >= 0 && partialSinceNanos < deadlineNanos) {
+        if ((headerFill > 0 || message != null) && lastActivityNanos < deadlineNanos) {
             return true;
         }
-        if (fragmented11 != null && fragmented11.startedNanos < deadlineNanos) {
+        if (fragmented11 != null && fragmented11.lastProgressNanos < deadlineNanos) {
             return true;
         }
         if (fragmented12 != null) {
             for (Reassembly r : fragmented12.values()) {
-                if (r.startedNanos < deadlineNanos) {
+                if (r.lastProgressNanos < deadlineNanos) {
                     return true;
                 }
             }

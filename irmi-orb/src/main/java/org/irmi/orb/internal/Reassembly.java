@@ -12,12 +12,13 @@ final class Reassembly {
 
     private byte[] buf;
     private int length;
-    final long startedNanos;
+    /** When a fragment last arrived; a reassembly without progress for the stall timeout is dropped. */
+    long lastProgressNanos;
 
     Reassembly(byte[] first, long nowNanos) {
         this.buf = first;
         this.length = first.length;
-        this.startedNanos = nowNanos;
+        this.lastProgressNanos = nowNanos;
     }
 
     int length() {
@@ -25,7 +26,8 @@ final class Reassembly {
     }
 
     /** Appends {@code n} bytes; the caller has checked the total against the maximum. */
-    void append(byte[] src, int from, int n) {
+    void append(byte[] src, int from, int n, long nowNanos) {
+        lastProgressNanos = nowNanos;
         if (length + n > buf.length) {
             buf = Arrays.copyOf(buf, Math.max(buf.length * 2, length + n));
         }

@@ -3,7 +3,6 @@ package org.irmi.orb.rmi;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
-import java.lang.reflect.Method;
 import java.util.Properties;
 
 import org.junit.jupiter.api.AfterEach;
@@ -62,13 +61,13 @@ class RmiIiopEchoTest {
     }
 
     @Test
-    void shouldNeedNoHandSetPropertiesWhenIrmiOrbIsLoaded() throws Exception {
-        Class.forName("org.irmi.orb.IrmiORB");
-        assertThat(System.getProperty("javax.rmi.CORBA.UtilClass")).isNotNull();
-        assertThat(System.getProperty("javax.rmi.CORBA.PortableRemoteObjectClass")).isNotNull();
-        assertThat(System.getProperty("javax.rmi.CORBA.StubClass")).isNotNull();
+    void shouldNarrowToIrmiDynamicStubWithoutHandSetPropertiesWhenIrmiOrbIsUsed() throws Exception {
+        RemoteEcho echo = connect("org.irmi.orb.IrmiORB", "org.irmi.orb.IrmiORB");
+        assertThat(System.getProperty("javax.rmi.CORBA.PortableRemoteObjectClass"))
+                .isEqualTo("org.irmi.orb.internal.rmi.IrmiPortableRemoteObject");
         assertThat(System.getProperty("org.omg.CORBA.SkipGmbalInit")).isEqualTo("true");
-        Method m = RemoteEcho.class.getMethod("echoText", String.class);
-        assertThat(m).isNotNull();
+        assertThat(echo).isInstanceOf(org.irmi.orb.internal.rmi.IrmiRemoteStub.class);
+        assertThat(((org.irmi.orb.internal.rmi.IrmiRemoteStub) echo).corbaReference()._is_a(
+                "RMI:org.irmi.orb.rmi.RemoteEcho:0000000000000000")).isTrue();
     }
 }
