@@ -135,10 +135,10 @@ public final class EchoBenchmark {
                                         c, payload, o.warmup(), o.measure(), List.of());
                                 done.computeIfAbsent(key, k -> new ArrayList<>()).add(t);
                                 String line = String.format("%-8s %6d B x %4d  round %d: %9.0f calls/s  p50 %7.3f ms"
-                                                + "  p99 %7.3f ms  threads %4d  RSS %4d MB  conns %4d  errors %d  ramp %d ms",
+                                                + "  p99 %7.3f ms  threads %4d (readers %4d)  RSS %4d MB  conns %4d  errors %d  ramp %d ms",
                                         v.name(), payload, c, round + 1, t.result().callsPerSecond(),
                                         t.result().p50Micros() / 1e3, t.result().p99Micros() / 1e3, t.serverThreads(),
-                                        t.serverRssKb() / 1024, t.serverConnections(),
+                                        t.readerThreads(), t.serverRssKb() / 1024, t.serverConnections(),
                                         t.result().failedCalls(), t.result().rampMillis());
                                 trialLines.add(line);
                                 System.out.println(line);

@@ -99,9 +99,9 @@ public record BenchmarkOptions(boolean quick, List<OrbVariant> variants, Map<Str
         }
         return new BenchmarkOptions(quick, List.copyOf(chosen), Map.copyOf(specs), List.copyOf(payloads),
                 List.copyOf(connections), trials != null ? trials : quick ? 2 : 5,
-                Duration.ofMillis(warmupMs != null ? warmupMs : quick ? 500 : 1000),
-                Duration.ofMillis(measureMs != null ? measureMs : quick ? 1500 : 3000),
-                Duration.ofMillis(quick ? 3000 : 8000),
+                Duration.ofMillis(warmupMs != null ? warmupMs : quick ? 300 : 1000),
+                Duration.ofMillis(measureMs != null ? measureMs : quick ? 1000 : 3000),
+                Duration.ofMillis(quick ? 2000 : 8000),
                 out != null ? out : Path.of("docs", "benchmarks", quick ? "echo-quick.md" : "echo.md"));
     }
 

@@ -82,7 +82,10 @@ public final class EchoReport {
                 + " every round. Figures are medians over the trials. Each server was first warmed up with 16 connections for ")
                 .append(options.serverWarmup().toMillis()).append(" ms (100 B) and a third of that (64 KB).\n");
         sb.append("- Server threads and RSS: the peaks of `Threads` and `VmRSS` in `/proc/<pid>/status` during a trial"
-                + " (median over trials). Conns: the fewest established connections on the server's port that any trial reached.\n");
+                + " (median over trials). Reader threads: threads named `ServerMessageReceptor*` (JacORB, one per connection)"
+                + " or `irmi-selector` (I-RMI), from `/proc/<pid>/task/*/comm`. Conns seen: the fewest established connections"
+                + " on the server's port that any trial reached. Errors: calls that raised (30 s call timeout), wrong echoes,"
+                + " and callers still without a reply 10 s after the end, summed over the trials.\n");
         sb.append("- Variants (the first is the baseline of the ratios):\n");
         for (OrbVariant v : variants) {
             sb.append("  - `").append(v.name()).append("`: ").append(v.description()).append(". Properties: `")
@@ -106,17 +109,18 @@ public final class EchoReport {
     /** The results table and the ratios table. */
     public String renderTables() {
         StringBuilder sb = new StringBuilder("## Results (medians)\n\n");
-        sb.append("| payload | conns | variant | calls/s | p50 ms | p99 ms | server threads | server RSS MB | conns seen | errors | ramp ms |\n");
-        sb.append("|---:|---:|---|---:|---:|---:|---:|---:|---:|---:|---:|\n");
+        sb.append("| payload | conns | variant | calls/s | p50 ms | p99 ms | server threads | reader threads | server RSS MB | conns seen | errors | ramp ms |\n");
+        sb.append("|---:|---:|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|\n");
         for (CellSummary c : cells) {
             if (!c.measured()) {
-                sb.append(String.format(Locale.ROOT, "| %s | %,d | %s | failed: %s | | | | | | | |%n", size(c.payloadBytes()),
+                sb.append(String.format(Locale.ROOT, "| %s | %,d | %s | failed: %s | | | | | | | | |%n", size(c.payloadBytes()),
                         c.connections(), c.variant(), c.lastFailure()));
                 continue;
             }
-            sb.append(String.format(Locale.ROOT, "| %s | %,d | %s | %,.0f | %.3f | %.3f | %.0f | %.0f | %,d | %d | %.0f |%n",
+            sb.append(String.format(Locale.ROOT, "| %s | %,d | %s | %,.0f | %.3f | %.3f | %.0f | %s | %.0f | %,d | %d | %.0f |%n",
                     size(c.payloadBytes()), c.connections(), c.variant() + (c.failures() > 0 ? " (" + c.failures() + " trials failed)" : ""),
-                    c.callsPerSecond(), c.p50Micros() / 1e3, c.p99Micros() / 1e3, c.serverThreads(), c.serverRssKb() / 1024,
+                    c.callsPerSecond(), c.p50Micros() / 1e3, c.p99Micros() / 1e3, c.serverThreads(),
+                    c.readerThreads() < 0 ? "?" : String.format(Locale.ROOT, "%.0f", c.readerThreads()), c.serverRssKb() / 1024,
                     c.connectionsSeen(), c.errors(), c.rampMillis()));
         }
         sb.append('\n');

@@ -25,8 +25,10 @@ public final class LoadRun {
      * @param serverThreads       the most threads the server had
      * @param serverRssKb         the largest resident set of the server, KiB
      * @param serverConnections   the most established connections on the server's port
+     * @param readerThreads       the most connection reader threads the server had (-1 if not watched)
      */
-    public record Trial(LoadResult result, int serverThreads, long serverRssKb, int serverConnections) {
+    public record Trial(LoadResult result, int serverThreads, long serverRssKb, int serverConnections,
+                        int readerThreads) {
     }
 
     private LoadRun() {
@@ -64,6 +66,8 @@ public final class LoadRun {
         int threads = 0;
         long rssKb = 0;
         int conns = 0;
+        int readers = -1;
+        int samples = 0;
         try {
             while (!p.waitFor(SAMPLE_EVERY_MILLIS, TimeUnit.MILLISECONDS)) {
                 if (System.nanoTime() > deadline) {
@@ -75,13 +79,17 @@ public final class LoadRun {
                     threads = Math.max(threads, s.threads());
                     rssKb = Math.max(rssKb, s.rssKb());
                     conns = Math.max(conns, ProcessSample.establishedConnections(serverPort));
+                    // Reading every thread's name costs a file per thread: once a second is enough.
+                    if (samples++ % 5 == 2) {
+                        readers = Math.max(readers, ProcessSample.readerThreads(serverPid));
+                    }
                 }
             }
             String output = out.get(10, TimeUnit.SECONDS);
             if (p.exitValue() != 0) {
                 throw new IllegalStateException("load client failed (exit " + p.exitValue() + "):\n" + output);
             }
-            return new Trial(LoadResult.parse(output), threads, rssKb, conns);
+            return new Trial(LoadResult.parse(output), threads, rssKb, conns, readers);
         } catch (InterruptedException e) {
             p.destroyForcibly();
             Thread.currentThread().interrupt();

@@ -44,6 +44,35 @@ public record ProcessSample(int threads, long rssKb) {
         return new ProcessSample(threads, rssKb);
     }
 
+    /**
+     * Threads of {@code pid} that read connections: JacORB's per-connection
+     * {@code ServerMessageReceptor} threads and I-RMI's {@code irmi-selector}, by their names in
+     * {@code /proc/<pid>/task/<tid>/comm} (which Linux cuts to 15 characters). -1 when unreadable.
+     */
+    public static int readerThreads(long pid) {
+        Path tasks = Path.of("/proc", Long.toString(pid), "task");
+        int n = 0;
+        try (var stream = Files.newDirectoryStream(tasks)) {
+            for (Path task : stream) {
+                try {
+                    if (isReaderThreadName(Files.readString(task.resolve("comm")).trim())) {
+                        n++;
+                    }
+                } catch (IOException e) {
+                    // the thread ended while we looked
+                }
+            }
+        } catch (IOException e) {
+            return -1;
+        }
+        return n;
+    }
+
+    /** True for a reader thread's name as {@code comm} shows it. */
+    public static boolean isReaderThreadName(String comm) {
+        return comm.startsWith("ServerMessageRe") || comm.startsWith("irmi-selector");
+    }
+
     /** Established TCP connections whose local port is {@code port} (IPv4 and IPv6 tables). */
     public static int establishedConnections(int port) {
         int n = 0;

@@ -35,6 +35,14 @@ class ProcessSampleTest {
     }
 
     @Test
+    void shouldRecogniseReaderThreadsWhenNamedByJacorbOrIrmi() {
+        assertThat(ProcessSample.isReaderThreadName("ServerMessageRe")).isTrue();
+        assertThat(ProcessSample.isReaderThreadName("irmi-selector")).isTrue();
+        assertThat(ProcessSample.isReaderThreadName("RequestProcesso")).isFalse();
+        assertThat(ProcessSample.isReaderThreadName("irmi-dispatch-0")).isFalse();
+    }
+
+    @Test
     void shouldSeeThisProcessWhenReadingProc() {
         ProcessSample me = ProcessSample.of(ProcessHandle.current().pid());
 
