@@ -131,6 +131,11 @@ public final class SlowClientExperiment implements Experiment {
                         + " the event source stalled (see logs/), so this run's figures do not show the experiment", unloaded,
                         stressed, nominal);
             }
+            if (maxQueued(unloadedFrom, stressFrom) > QUEUE_CAPACITY / 2.0) {
+                return String.format("the queue reached %.0f events before the stress began: the secondary could not keep"
+                        + " up even unloaded (the machine was busy: load average %.1f), so there was no unloaded baseline",
+                        maxQueued(unloadedFrom, stressFrom), loadBefore);
+            }
             return null;
         }
 
