@@ -5,17 +5,22 @@ import java.util.Objects;
 /**
  * What the client hook decides for one call.
  *
- * @param kind        proceed, fail or forward
+ * @param kind        proceed, fail, forward or short-circuit
  * @param rejection   the system exception to fail with ({@link Kind#FAIL} only)
  * @param forwardTo   a stringified object reference (IOR or corbaloc) to send the call to instead
  *                    ({@link Kind#FORWARD} only)
+ * @param result      the value an RMI call returns without being sent ({@link Kind#SHORT_CIRCUIT}
+ *                    only; null is allowed and means null, or the primitive default)
  */
-public record ClientDecision(Kind kind, Rejection rejection, String forwardTo) {
+public record ClientDecision(Kind kind, Rejection rejection, String forwardTo, Object result) {
 
-    /** The three outcomes a client hook can choose. */
-    public enum Kind { PROCEED, FAIL, FORWARD }
+    /** The outcomes a client hook can choose. */
+    public enum Kind { PROCEED, FAIL, FORWARD, SHORT_CIRCUIT }
 
-    private static final ClientDecision PROCEED = new ClientDecision(Kind.PROCEED, null, null);
+    /** Minor code of the TRANSIENT an IDL call gets when a hook short-circuits it (not possible there). */
+    public static final int MINOR_SHORT_CIRCUIT_UNSUPPORTED = 0x49520002;
+
+    private static final ClientDecision PROCEED = new ClientDecision(Kind.PROCEED, null, null, null);
 
     public ClientDecision {
         Objects.requireNonNull(kind, "kind");
@@ -34,11 +39,21 @@ public record ClientDecision(Kind kind, Rejection rejection, String forwardTo) {
 
     /** Fail the call at once with the given system exception; nothing is sent. */
     public static ClientDecision fail(Rejection rejection) {
-        return new ClientDecision(Kind.FAIL, rejection, null);
+        return new ClientDecision(Kind.FAIL, rejection, null, null);
     }
 
     /** Send this call to another object (an IOR or corbaloc string). */
     public static ClientDecision forward(String objectReference) {
-        return new ClientDecision(Kind.FORWARD, null, objectReference);
+        return new ClientDecision(Kind.FORWARD, null, objectReference, null);
+    }
+
+    /**
+     * Complete the call locally with {@code result}; nothing is sent. Works for RMI-IIOP calls
+     * (I-RMI dynamic stubs). IDL stubs have no point before marshalling where a result can be
+     * returned (JacORB's Delegate is final), so there the call fails with TRANSIENT
+     * {@link #MINOR_SHORT_CIRCUIT_UNSUPPORTED}.
+     */
+    public static ClientDecision shortCircuit(Object result) {
+        return new ClientDecision(Kind.SHORT_CIRCUIT, null, null, result);
     }
 }

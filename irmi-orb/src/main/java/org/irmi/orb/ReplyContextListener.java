@@ -14,9 +14,8 @@ public interface ReplyContextListener {
     /**
      * One reply carried the context.
      *
-     * @param targetKey the target as in {@link ClientCall#targetKey()}
-     * @param operation the operation that was called
-     * @param data      the context data as the server sent it
+     * @param call the call the reply belongs to (target host, port, key, operation)
+     * @param data the context data as the server sent it
      */
-    void onReplyContext(String targetKey, String operation, byte[] data);
+    void onReplyContext(ClientCall call, byte[] data);
 }

@@ -7,13 +7,14 @@ package org.irmi.orb;
  * @param objectKey       the target's object key
  * @param peerAddress     the client's {@code host:port}, or {@code ""} when unknown
  * @param connectionId    the server connection, or -1 when unknown
+ * @param requestId       the GIOP request id (unique per connection while the request is in flight)
  * @param cpuNanos        CPU time of the dispatch thread spent on the request (user + system)
  * @param allocatedBytes  bytes allocated by the dispatch thread for the request
  * @param elapsedNanos    wall time from the first server interceptor point to the reply
  * @param outcome         how the request ended
  */
 public record RequestCost(String operation, byte[] objectKey, String peerAddress, long connectionId,
-                          long cpuNanos, long allocatedBytes, long elapsedNanos, Outcome outcome) {
+                          int requestId, long cpuNanos, long allocatedBytes, long elapsedNanos, Outcome outcome) {
 
     /** How a measured request ended. */
     public enum Outcome { REPLY, USER_EXCEPTION, SYSTEM_EXCEPTION, LOCATION_FORWARD, ONEWAY }

@@ -85,17 +85,45 @@ class HooksTest {
                 return "other:" + s;
             }
         });
-        clientHooks().setClientCallHook(call -> call.targetKey().contains(Keys.toText(key))
-                ? ClientDecision.forward(other) : ClientDecision.proceed());
+        List<String> asked = new CopyOnWriteArrayList<>();
+        clientHooks().setClientCallHook(call -> {
+            asked.add(call.operation());
+            return java.util.Arrays.equals(call.objectKey(), key) ? ClientDecision.forward(other) : ClientDecision.proceed();
+        });
         assertThat(echo.echoString("x")).isEqualTo("other:x");
         assertThat(servantCalls).hasValue(0);
+        assertThat(asked).containsExactly("echoString");
     }
 
     @Test
-    void shouldLetCallsThroughWhenClientHookProceeds() {
-        clientHooks().setClientCallHook(call -> ClientDecision.proceed());
+    void shouldReportEndOfCallWhenClientHookProceeds() {
+        List<ClientCallHook.Outcome> ends = new CopyOnWriteArrayList<>();
+        clientHooks().setClientCallHook(new ClientCallHook() {
+            @Override
+            public ClientDecision beforeCall(ClientCall call) {
+                return ClientDecision.proceed();
+            }
+
+            @Override
+            public void afterCall(ClientCall call, long roundTripNanos, Outcome outcome) {
+                assertThat(roundTripNanos).isPositive();
+                assertThat(call.targetHost()).isEqualTo("127.0.0.1");
+                assertThat(call.objectKey()).isEqualTo(key);
+                ends.add(outcome);
+            }
+        });
         assertThat(echo.echoString("x")).isEqualTo("x");
+        assertThatThrownBy(() -> echo.fail("y")).isInstanceOf(Refused.class);
         assertThat(servantCalls).hasValue(1);
+        assertThat(ends).containsExactly(ClientCallHook.Outcome.REPLY, ClientCallHook.Outcome.USER_EXCEPTION);
+    }
+
+    @Test
+    void shouldFailIdlCallWhenClientHookShortCircuits() {
+        clientHooks().setClientCallHook(call -> ClientDecision.shortCircuit("local"));
+        assertThatThrownBy(() -> echo.echoString("x")).isInstanceOfSatisfying(TRANSIENT.class,
+                e -> assertThat(e.minor).isEqualTo(ClientDecision.MINOR_SHORT_CIRCUIT_UNSUPPORTED));
+        assertThat(servantCalls).hasValue(0);
     }
 
     @Test
@@ -164,7 +192,8 @@ class HooksTest {
             }
 
             @Override
-            public void onReplyContext(String targetKey, String operation, byte[] data) {
+            public void onReplyContext(ClientCall call, byte[] data) {
+                assertThat(call.targetPort()).isEqualTo(Orbs.transport(server).port());
                 received.add(new String(data, StandardCharsets.US_ASCII));
             }
         });

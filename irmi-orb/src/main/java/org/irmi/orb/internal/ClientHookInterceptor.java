@@ -4,6 +4,7 @@ import org.irmi.orb.ClientCall;
 import org.irmi.orb.ClientCallHook;
 import org.irmi.orb.ClientDecision;
 import org.irmi.orb.IrmiORB;
+import org.irmi.orb.Rejection;
 import org.irmi.orb.ReplyContextListener;
 import org.omg.CORBA.BAD_PARAM;
 import org.omg.CORBA.LocalObject;
@@ -18,15 +19,22 @@ import org.slf4j.LoggerFactory;
  * Client side of the hooks. For IDL stubs it runs the client call hook in {@code send_request}
  * (JacORB's {@code Delegate} is a final class, so no earlier point exists without forking JacORB;
  * the arguments are marshalled by then but nothing is sent). RMI-IIOP stubs made by I-RMI run the
- * hook themselves before marshalling and mark the call so it is not decided twice. On every reply
- * it hands the registered reply service contexts to their listeners.
+ * hook themselves before marshalling and announce their call on this thread. On every reply it
+ * hands the registered reply service contexts to their listeners and reports the call's end.
+ *
+ * <p>Synchronous calls run send_request and receive_* on the caller's thread, so the call in
+ * progress is kept in a thread-local.
  */
 final class ClientHookInterceptor extends LocalObject implements ClientRequestInterceptor {
 
     private static final Logger LOG = LoggerFactory.getLogger(ClientHookInterceptor.class);
 
-    /** Set by an I-RMI RMI stub for the call it already decided before marshalling. */
-    private static final ThreadLocal<Boolean> DECIDED_BY_STUB = new ThreadLocal<>();
+    /** The call an I-RMI RMI stub is making on this thread (it decided and will report itself). */
+    private static final ThreadLocal<ClientCall> STUB_CALL = new ThreadLocal<>();
+    /** An IDL call in progress on this thread: the call and its start in nanos. */
+    private static final ThreadLocal<Object[]> IDL_CALL = new ThreadLocal<>();
+    /** Set after a hook forwarded: the re-issued call is not decided again. */
+    private static final ThreadLocal<Boolean> FORWARDING = new ThreadLocal<>();
 
     private final IrmiORB orb;
 
@@ -34,14 +42,12 @@ final class ClientHookInterceptor extends LocalObject implements ClientRequestIn
         this.orb = orb;
     }
 
-    /** Marks the next call of this thread as decided by the stub. */
-    static void markDecidedByStub() {
-        DECIDED_BY_STUB.set(Boolean.TRUE);
+    static void enterStubCall(ClientCall call) {
+        STUB_CALL.set(call);
     }
 
-    /** Clears the mark (the stub's finally). */
-    static void clearDecidedByStub() {
-        DECIDED_BY_STUB.remove();
+    static void exitStubCall() {
+        STUB_CALL.remove();
     }
 
     @Override
@@ -56,25 +62,32 @@ final class ClientHookInterceptor extends LocalObject implements ClientRequestIn
 
     @Override
     public void send_request(ClientRequestInfo ri) throws ForwardRequest {
-        if (DECIDED_BY_STUB.get() != null) {
-            DECIDED_BY_STUB.remove();
+        if (STUB_CALL.get() != null) {
             return;
         }
         ClientCallHook hook = orb.hooks().clientCallHook();
-        if (hook == null) {
+        if (hook == null && orb.hooks().replyContextListeners().isEmpty()) {
             return;
         }
-        org.omg.CORBA.Object target = ri.effective_target();
-        ClientDecision d = hook.beforeCall(new ClientCall(Corba.targetKey(target), Corba.typeId(target),
-                ri.operation(), !ri.response_expected(), false));
-        switch (d.kind()) {
-            case FAIL:
-                throw Corba.toSystemException(d.rejection());
-            case FORWARD:
-                throw new ForwardRequest(orb.string_to_object(d.forwardTo()));
-            default:
-                break;
+        ClientCall call = Corba.call(ri.effective_target(), ri.operation(), !ri.response_expected(), false, null);
+        if (hook != null && FORWARDING.get() == null) {
+            ClientDecision d = hook.beforeCall(call);
+            switch (d.kind()) {
+                case FAIL:
+                    throw Corba.toSystemException(d.rejection());
+                case SHORT_CIRCUIT:
+                    throw Corba.toSystemException(Rejection.transientFailure(
+                            ClientDecision.MINOR_SHORT_CIRCUIT_UNSUPPORTED,
+                            "short-circuit needs an RMI-IIOP stub; IDL calls cannot complete locally"));
+                case FORWARD:
+                    FORWARDING.set(Boolean.TRUE);
+                    throw new ForwardRequest(orb.string_to_object(d.forwardTo()));
+                default:
+                    break;
+            }
         }
+        FORWARDING.remove();
+        IDL_CALL.set(new Object[] {call, System.nanoTime()});
     }
 
     @Override
@@ -84,24 +97,45 @@ final class ClientHookInterceptor extends LocalObject implements ClientRequestIn
 
     @Override
     public void receive_reply(ClientRequestInfo ri) {
-        deliverContexts(ri);
+        end(ri, ClientCallHook.Outcome.REPLY);
     }
 
     @Override
     public void receive_exception(ClientRequestInfo ri) {
-        deliverContexts(ri);
+        String id = ri.received_exception_id();
+        end(ri, id != null && id.startsWith("IDL:omg.org/CORBA/") ? ClientCallHook.Outcome.SYSTEM_EXCEPTION
+                : ClientCallHook.Outcome.USER_EXCEPTION);
     }
 
     @Override
     public void receive_other(ClientRequestInfo ri) {
-        deliverContexts(ri);
+        end(ri, ClientCallHook.Outcome.LOCATION_FORWARD);
     }
 
-    private void deliverContexts(ClientRequestInfo ri) {
-        if (orb.hooks().replyContextListeners().isEmpty()) {
-            return;
+    private void end(ClientRequestInfo ri, ClientCallHook.Outcome outcome) {
+        ClientCall stubCall = STUB_CALL.get();
+        Object[] idl = stubCall == null ? IDL_CALL.get() : null;
+        if (idl != null) {
+            IDL_CALL.remove();
         }
-        String target = null;
+        ClientCall call = stubCall != null ? stubCall : idl != null ? (ClientCall) idl[0] : null;
+        if (!orb.hooks().replyContextListeners().isEmpty()) {
+            if (call == null) {
+                call = Corba.call(ri.effective_target(), ri.operation(), !ri.response_expected(), false, null);
+            }
+            deliverContexts(ri, call);
+        }
+        ClientCallHook hook = orb.hooks().clientCallHook();
+        if (idl != null && hook != null) {
+            try {
+                hook.afterCall((ClientCall) idl[0], System.nanoTime() - (Long) idl[1], outcome);
+            } catch (RuntimeException e) {
+                LOG.warn("client call hook afterCall failed", e);
+            }
+        }
+    }
+
+    private void deliverContexts(ClientRequestInfo ri, ClientCall call) {
         for (ReplyContextListener l : orb.hooks().replyContextListeners()) {
             ServiceContext sc;
             try {
@@ -109,11 +143,8 @@ final class ClientHookInterceptor extends LocalObject implements ClientRequestIn
             } catch (BAD_PARAM absent) {
                 continue;
             }
-            if (target == null) {
-                target = Corba.targetKey(ri.effective_target());
-            }
             try {
-                l.onReplyContext(target, ri.operation(), sc.context_data);
+                l.onReplyContext(call, sc.context_data);
             } catch (RuntimeException e) {
                 LOG.warn("reply context listener failed", e);
             }

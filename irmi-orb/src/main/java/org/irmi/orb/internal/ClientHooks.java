@@ -1,18 +1,20 @@
 package org.irmi.orb.internal;
 
-/** Lets I-RMI's RMI stubs tell the client interceptor that a call was decided before marshalling. */
+import org.irmi.orb.ClientCall;
+
+/** Lets I-RMI's RMI stubs tell the client interceptor about the call they decided before marshalling. */
 public final class ClientHooks {
 
     private ClientHooks() {
     }
 
-    /** Marks the next call of this thread as already decided by its stub. */
-    public static void markDecidedByStub() {
-        ClientHookInterceptor.markDecidedByStub();
+    /** The stub is about to send {@code call} on this thread (already decided). */
+    public static void enterStubCall(ClientCall call) {
+        ClientHookInterceptor.enterStubCall(call);
     }
 
-    /** Clears the mark. */
-    public static void clearDecidedByStub() {
-        ClientHookInterceptor.clearDecidedByStub();
+    /** The stub's call has ended. */
+    public static void exitStubCall() {
+        ClientHookInterceptor.exitStubCall();
     }
 }

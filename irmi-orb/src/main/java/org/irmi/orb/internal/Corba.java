@@ -31,6 +31,31 @@ public final class Corba {
                 r.minorCode(), status);
     }
 
+    private static final byte[] NO_KEY = new byte[0];
+
+    /** The client hook's view of a call to {@code target}. */
+    public static org.irmi.orb.ClientCall call(org.omg.CORBA.Object target, String operation, boolean oneway,
+                                               boolean rmi, Object[] arguments) {
+        String host = "";
+        int port = -1;
+        byte[] key = NO_KEY;
+        String typeId = "";
+        if (target instanceof ObjectImpl oi && oi._get_delegate() instanceof org.jacorb.orb.Delegate d) {
+            ParsedIOR pior = d.getParsedIOR();
+            if (pior != null) {
+                typeId = pior.getTypeId();
+                if (pior.getEffectiveProfile() instanceof IIOPProfile p) {
+                    key = p.get_object_key();
+                    if (p.getAddress() instanceof IIOPAddress a) {
+                        host = a.getIP();
+                        port = a.getPort();
+                    }
+                }
+            }
+        }
+        return new org.irmi.orb.ClientCall(host, port, key, typeId, operation, oneway, rmi, arguments);
+    }
+
     /** {@code host:port/objectKey} of a JacORB reference's effective IIOP profile, or its type id. */
     public static String targetKey(org.omg.CORBA.Object target) {
         if (target instanceof ObjectImpl oi && oi._get_delegate() instanceof org.jacorb.orb.Delegate d) {

@@ -102,7 +102,7 @@ final class ServerHookInterceptor extends LocalObject implements ServerRequestIn
         }
         byte[] key = objectKey(ri);
         try {
-            listener.onRequestCost(new RequestCost(ri.operation(), key, peer, connectionId, cpu, allocated, elapsed,
+            listener.onRequestCost(new RequestCost(ri.operation(), key, peer, connectionId, ri.request_id(), cpu, allocated, elapsed,
                     outcome));
         } catch (RuntimeException e) {
             LOG.warn("request cost listener failed", e);

@@ -53,6 +53,47 @@ class RmiClientHookTest {
     }
 
     @Test
+    void shouldReturnLocalResultWithoutSendingWhenClientHookShortCircuitsAnRmiCall() throws Exception {
+        server = RmiIiopEchoTest.orb("org.irmi.orb.IrmiORB");
+        client = RmiIiopEchoTest.orb("org.irmi.orb.IrmiORB");
+        RemoteEcho echo = Rmi.lookup(client, Rmi.export(server, new RemoteEchoImpl()));
+        IrmiORB.of(client).orElseThrow().hooks().setClientCallHook(call -> call.operation().equals("echoText")
+                ? ClientDecision.shortCircuit("cached") : ClientDecision.shortCircuit(null));
+        int before = Tripwire.MARSHALLED.get();
+        assertThat(echo.echoText("x")).isEqualTo("cached");
+        assertThat(echo.measure(new Tripwire())).isZero();
+        assertThat(Tripwire.MARSHALLED.get()).isEqualTo(before);
+        assertThat(org.irmi.orb.IrmiORB.of(server).orElseThrow().transport().orElseThrow().stats().messagesRead())
+                .isZero();
+    }
+
+    @Test
+    void shouldSeeArgumentsAndEndOfCallWhenClientHookWatchesAnRmiCall() throws Exception {
+        server = RmiIiopEchoTest.orb("org.irmi.orb.IrmiORB");
+        client = RmiIiopEchoTest.orb("org.irmi.orb.IrmiORB");
+        RemoteEcho echo = Rmi.lookup(client, Rmi.export(server, new RemoteEchoImpl()));
+        List<Object> args = new CopyOnWriteArrayList<>();
+        List<org.irmi.orb.ClientCallHook.Outcome> ends = new CopyOnWriteArrayList<>();
+        IrmiORB.of(client).orElseThrow().hooks().setClientCallHook(new org.irmi.orb.ClientCallHook() {
+            @Override
+            public ClientDecision beforeCall(ClientCall call) {
+                args.addAll(java.util.Arrays.asList(call.arguments()));
+                return ClientDecision.proceed();
+            }
+
+            @Override
+            public void afterCall(ClientCall call, long roundTripNanos, Outcome outcome) {
+                ends.add(outcome);
+            }
+        });
+        assertThat(echo.echoText("x")).isEqualTo("x");
+        assertThatThrownBy(() -> echo.refuse("no")).isInstanceOf(RefusedException.class);
+        assertThat(args).containsExactly("x", "no");
+        assertThat(ends).containsExactly(org.irmi.orb.ClientCallHook.Outcome.REPLY,
+                org.irmi.orb.ClientCallHook.Outcome.USER_EXCEPTION);
+    }
+
+    @Test
     void shouldCallOtherServerWhenClientHookForwardsAnRmiCall() throws Exception {
         server = RmiIiopEchoTest.orb("org.irmi.orb.IrmiORB");
         client = RmiIiopEchoTest.orb("org.irmi.orb.IrmiORB");

@@ -66,37 +66,60 @@ public final class RmiStubs {
             }
             String operation = classData.getIDLNameTranslator().getIDLName(method);
             DynamicMethodMarshaller dmm = PM.getDynamicMethodMarshaller(method);
-            ObjectImpl to = target;
-            boolean decided = false;
+            Object[] arguments = args == null ? new Object[0] : args;
             IrmiORB orb = IrmiORB.of(target._orb()).orElse(null);
-            if (orb != null) {
-                ClientCallHook hook = orb.hooks().clientCallHook();
-                if (hook != null) {
-                    ClientDecision d = hook.beforeCall(new ClientCall(Corba.targetKey(target), Corba.typeId(target),
-                            operation, false, true));
-                    switch (d.kind()) {
-                        case FAIL:
-                            throw Util.mapSystemException(Corba.toSystemException(d.rejection()));
-                        case FORWARD:
-                            to = (ObjectImpl) orb.string_to_object(d.forwardTo());
-                            break;
-                        default:
-                            break;
-                    }
-                    decided = true;
+            ClientCallHook hook = orb == null ? null : orb.hooks().clientCallHook();
+            if (orb == null || (hook == null && orb.hooks().replyContextListeners().isEmpty())) {
+                return call(target, operation, dmm, arguments);
+            }
+            ObjectImpl to = target;
+            ClientCall call = Corba.call(target, operation, false, true, arguments);
+            if (hook != null) {
+                ClientDecision d = hook.beforeCall(call);
+                switch (d.kind()) {
+                    case FAIL:
+                        throw Util.mapSystemException(Corba.toSystemException(d.rejection()));
+                    case SHORT_CIRCUIT:
+                        return resultOrDefault(method.getReturnType(), d.result());
+                    case FORWARD:
+                        to = (ObjectImpl) orb.string_to_object(d.forwardTo());
+                        break;
+                    default:
+                        break;
                 }
             }
-            return call(to, operation, dmm, args == null ? new Object[0] : args, decided);
+            long start = System.nanoTime();
+            ClientCallHook.Outcome outcome = ClientCallHook.Outcome.SYSTEM_EXCEPTION;
+            ClientHooks.enterStubCall(call);
+            try {
+                Object result = call(to, operation, dmm, arguments);
+                outcome = ClientCallHook.Outcome.REPLY;
+                return result;
+            } catch (java.rmi.RemoteException e) {
+                throw e;
+            } catch (Exception declared) {
+                outcome = ClientCallHook.Outcome.USER_EXCEPTION;
+                throw declared;
+            } finally {
+                ClientHooks.exitStubCall();
+                if (hook != null) {
+                    hook.afterCall(call, System.nanoTime() - start, outcome);
+                }
+            }
         }
 
-        private static Object call(ObjectImpl to, String operation, DynamicMethodMarshaller dmm, Object[] args,
-                                   boolean decided) throws Throwable {
+        private static Object resultOrDefault(Class<?> type, Object result) {
+            if (result != null || !type.isPrimitive() || type == void.class) {
+                return result;
+            }
+            return java.lang.reflect.Array.get(java.lang.reflect.Array.newInstance(type, 1), 0);
+        }
+
+        private static Object call(ObjectImpl to, String operation, DynamicMethodMarshaller dmm, Object[] args)
+                throws Throwable {
             while (true) {
                 InputStream in = null;
                 try {
-                    if (decided) {
-                        ClientHooks.markDecidedByStub();
-                    }
                     org.omg.CORBA_2_3.portable.OutputStream out =
                             (org.omg.CORBA_2_3.portable.OutputStream) to._request(operation, true);
                     dmm.writeArguments(out, args);
@@ -109,9 +132,6 @@ public final class RmiStubs {
                 } catch (SystemException se) {
                     throw Util.mapSystemException(se);
                 } finally {
-                    if (decided) {
-                        ClientHooks.clearDecidedByStub();
-                    }
                     to._releaseReply(in);
                 }
             }
