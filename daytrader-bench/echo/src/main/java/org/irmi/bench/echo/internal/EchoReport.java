@@ -89,8 +89,10 @@ public final class EchoReport {
         sb.append("- Variants (the first is the baseline of the ratios):\n");
         for (OrbVariant v : variants) {
             sb.append("  - `").append(v.name()).append("`: ").append(v.description()).append(". Properties: `")
-                    .append(v.orbProperties()).append("`\n");
+                    .append(new java.util.TreeMap<>(v.orbProperties())).append("`\n");
         }
+        sb.append("- More variants are ORB properties on top of a base variant, measured in the same run, e.g."
+                + " `./irmi echo-bench --variant irmi-mon=irmi,key=value`.\n");
         sb.append('\n');
         sb.append(renderTables());
         sb.append(renderPerConnection());
@@ -203,6 +205,10 @@ public final class EchoReport {
             return target + ": not measured";
         }
         double ratio = c.get().callsPerSecond() / b.get().callsPerSecond();
+        if (c.get().errors() > 0) {
+            // Calls that failed or got no reply make the throughput meaningless as a comparison.
+            return String.format(Locale.ROOT, "%s: NOT met, %,d failed calls (%.2fx calls/s)", target, c.get().errors(), ratio);
+        }
         return String.format(Locale.ROOT, "%s: %s (%.2fx calls/s)", target, ratio >= needed ? "met" : "NOT met", ratio);
     }
 
