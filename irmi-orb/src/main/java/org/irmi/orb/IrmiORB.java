@@ -71,6 +71,7 @@ public class IrmiORB extends org.omg.CORBA_2_5.ORB {
     private final IrmiHooks hooks = new IrmiHooks();
     private volatile IrmiTransport transport;
     private org.jacorb.orb.ORB jacorb;
+    private volatile org.irmi.orb.isolation.OrbIsolation isolation;
 
     /** Created by {@code ORB.init}; applications do not call this. */
     public IrmiORB() {
@@ -87,6 +88,25 @@ public class IrmiORB extends org.omg.CORBA_2_5.ORB {
         } finally {
             OrbRegistry.bind(instance, this, jacorb);
         }
+        String sla = p.getProperty(org.irmi.orb.isolation.OrbIsolation.SLA_PROPERTY,
+                System.getProperty(org.irmi.orb.isolation.OrbIsolation.SLA_PROPERTY));
+        if (sla != null && !sla.isBlank()) {
+            try {
+                isolation = org.irmi.orb.isolation.OrbIsolation.start(this, java.nio.file.Path.of(sla));
+            } catch (RuntimeException e) {
+                jacorb.destroy();
+                OrbRegistry.unbind(jacorb);
+                org.omg.CORBA.INITIALIZE init = new org.omg.CORBA.INITIALIZE(
+                        "I-RMI cannot use the SLA " + sla + ": " + e.getMessage());
+                init.initCause(e);
+                throw init;
+            }
+        }
+    }
+
+    /** The isolation points built from {@code irmi.sla}, if that property was set. */
+    public Optional<org.irmi.orb.isolation.OrbIsolation> isolation() {
+        return Optional.ofNullable(isolation);
     }
 
     @Override
@@ -373,10 +393,20 @@ public class IrmiORB extends org.omg.CORBA_2_5.ORB {
             org.irmi.orb.internal.Shutdowns.quiesce(t, SHUTDOWN_DRAIN_MILLIS);
         }
         jacorb.shutdown(waitForCompletion);
+        org.irmi.orb.isolation.OrbIsolation iso = isolation;
+        if (iso != null) {
+            isolation = null;
+            iso.close();
+        }
     }
 
     @Override
     public void destroy() {
+        org.irmi.orb.isolation.OrbIsolation iso = isolation;
+        if (iso != null) {
+            isolation = null;
+            iso.close();
+        }
         try {
             jacorb.destroy();
         } finally {

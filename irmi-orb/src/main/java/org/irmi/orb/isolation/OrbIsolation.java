@@ -1,0 +1,444 @@
+package org.irmi.orb.isolation;
+
+import java.nio.ByteBuffer;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.HashMap;
+import java.util.HashSet;
+import java.util.Map;
+import java.util.Optional;
+import java.util.Set;
+import java.util.concurrent.ConcurrentLinkedQueue;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicInteger;
+import java.util.concurrent.atomic.LongAdder;
+import java.util.concurrent.locks.LockSupport;
+
+import org.irmi.adaptation.IsolationSetup;
+import org.irmi.adaptation.ModuleServices;
+import org.irmi.isolation.CallListener;
+import org.irmi.isolation.ConnectionTuner;
+import org.irmi.isolation.Decision;
+import org.irmi.isolation.IncomingRequest;
+import org.irmi.isolation.IsolationRuntime;
+import org.irmi.isolation.LocalLoad;
+import org.irmi.isolation.MinorCodes;
+import org.irmi.isolation.OutgoingCall;
+import org.irmi.isolation.PoisonMessagePoint;
+import org.irmi.isolation.QosCrosstalkPoint;
+import org.irmi.isolation.RemoteLoad;
+import org.irmi.isolation.SlaBindings;
+import org.irmi.isolation.SlowClientPoint;
+import org.irmi.monitors.Clock;
+import org.irmi.monitors.EdgeDetector;
+import org.irmi.monitors.EdgeSample;
+import org.irmi.monitors.LoadReportCodec;
+import org.irmi.monitors.LoadReporter;
+import org.irmi.monitors.LocalResourceMonitor;
+import org.irmi.monitors.LocalResourceSnapshot;
+import org.irmi.monitors.WindowConfig;
+import org.irmi.orb.ClientCall;
+import org.irmi.orb.ClientCallHook;
+import org.irmi.orb.ClientDecision;
+import org.irmi.orb.ConnectionView;
+import org.irmi.orb.IrmiHooks;
+import org.irmi.orb.IrmiORB;
+import org.irmi.orb.IrmiTransport;
+import org.irmi.orb.Rejection;
+import org.irmi.orb.ReplyContextListener;
+import org.irmi.orb.ReplyContextProvider;
+import org.irmi.orb.RequestCost;
+import org.irmi.orb.RequestHeader;
+import org.irmi.sla.Sla;
+import org.irmi.sla.SlaListener;
+import org.irmi.sla.SlaWatcher;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/**
+ * The isolation points of one I-RMI ORB, built from an SLA file and fed from the ORB's hooks.
+ *
+ * <ul>
+ * <li>client hook: every outgoing call asks the slow-client point before marshalling (RMI) or in
+ *     {@code send_request} (IDL); its decision is enforced (reject, forward, short-circuit and
+ *     degrade for RMI, throttle and defer by waiting on the caller's thread); the reply's load
+ *     report and round-trip time go back to the point;</li>
+ * <li>reader-thread hook: every request counts as "incoming" for the slow-client point's causal
+ *     pairs and asks the poison-message point (proceed or reject); its header goes to the
+ *     QoS-crosstalk point;</li>
+ * <li>cost hook: CPU and allocation of every admitted request go to the poison point;</li>
+ * <li>replies carry a load report ({@link LoadReportCodec#SERVICE_CONTEXT_ID});</li>
+ * <li>a ticker thread ({@code irmi-isolation}) samples local resources, ticks the runtime, drives
+ *     the crosstalk point (which sets per-connection read budgets) and refreshes the report flags.</li>
+ * </ul>
+ * The SLA file is watched: a valid change rebuilds the runtime and swaps it in; an invalid change
+ * is logged and the SLA in force stays.
+ */
+public final class OrbIsolation implements AutoCloseable {
+
+    /** ORB or system property naming the SLA YAML file. */
+    public static final String SLA_PROPERTY = "irmi.sla";
+
+    private static final Logger LOG = LoggerFactory.getLogger(OrbIsolation.class);
+    private static final long TICK_NANOS = TimeUnit.MILLISECONDS.toNanos(50);
+    private static final int MAX_PENDING_HEADERS = 65_536;
+
+    private final IrmiORB orb;
+    private final Clock clock;
+    private final SlaWatcher watcher;
+    private final LocalResourceMonitor local;
+    private final LoadReporter reporter;
+    private final Thread ticker;
+    private volatile IsolationRuntime runtime;
+    private volatile boolean running = true;
+
+    // fed on dispatch threads, read by the edge sampler
+    private final LongAdder completions = new LongAdder();
+    private final LongAdder allocatedBytes = new LongAdder();
+    // reader thread -> ticker (the crosstalk point is owned by the ticker)
+    private final ConcurrentLinkedQueue<IncomingRequest> headers = new ConcurrentLinkedQueue<>();
+    private final AtomicInteger headerCount = new AtomicInteger();
+    // per calling thread: the call in progress and the load report of its reply
+    private final ThreadLocal<Pending> pending = new ThreadLocal<>();
+    private final ThreadLocal<RemoteLoad> replyLoad = new ThreadLocal<>();
+
+    // ticker thread only
+    private QosCrosstalkPoint crosstalk;
+    private IsolationRuntime crosstalkRuntime;
+    private final Map<Long, Long> bytesSeen = new HashMap<>();
+    private long lastSampleNanos;
+    private long lastCompletions;
+    private long lastAllocated;
+
+    private record Pending(OutgoingCall call, CallListener listener) {
+    }
+
+    private OrbIsolation(IrmiORB orb, Path slaFile, Clock clock) {
+        this.orb = orb;
+        this.clock = clock;
+        this.watcher = SlaWatcher.watch(slaFile);
+        Sla sla = watcher.current();
+        org.irmi.sla.WindowConfig w = sla.monitors().localResources();
+        this.local = LocalResourceMonitor.of(WindowConfig.of(w.length(), w.buckets()), clock).start();
+        this.reporter = new LoadReporter(local, clock, LoadReporter.DEFAULT_REFRESH_NANOS);
+        this.lastSampleNanos = clock.nanoTime();
+        this.runtime = build(sla);
+        watcher.addListener(new SlaListener() {
+            @Override
+            public void onApplied(Sla previous, Sla current) {
+                runtime = build(current);
+                LOG.info("irmi SLA reloaded: {}", slaFile);
+            }
+
+            @Override
+            public void onRejected(Sla inForce, org.irmi.sla.SlaException why) {
+                LOG.warn("irmi SLA change rejected, keeping the SLA in force: {}", why.getMessage());
+            }
+        });
+        installHooks();
+        this.ticker = new Thread(this::tickLoop, "irmi-isolation");
+        ticker.setDaemon(true);
+        ticker.start();
+    }
+
+    /**
+     * Builds the isolation points of {@code orb} from {@code slaFile} and connects them.
+     *
+     * @throws org.irmi.sla.SlaException with file:line:col messages when the SLA is invalid
+     */
+    public static OrbIsolation start(IrmiORB orb, Path slaFile) {
+        return new OrbIsolation(orb, slaFile, Clock.system());
+    }
+
+    /** The runtime in force (changes when the SLA file changes). */
+    public IsolationRuntime runtime() {
+        return runtime;
+    }
+
+    private IsolationRuntime build(Sla sla) {
+        ModuleServices services = ModuleServices.builder().nanoClock(clock::nanoTime)
+                .replicaResolver(new NamingReplicaResolver(orb)).build();
+        IsolationRuntime.Builder b = IsolationSetup.fromSla(sla, services).clock(clock).localLoad(this::localLoad);
+        sla.isolationPoints().poison().filter(org.irmi.sla.PoisonConfig::enabled)
+                .ifPresent(pc -> b.edges(EdgeDetector.of(SlaBindings.edges(pc)), this::edgeSample));
+        b.listener(e -> LOG.info("irmi decision point={} stream={} module={} decision={} evidence={}",
+                e.point(), e.stream(), e.module(), e.decision(), e.evidence()));
+        IsolationRuntime rt = b.build();
+        rt.bindTo(io.micrometer.core.instrument.Metrics.globalRegistry);
+        return rt;
+    }
+
+    private LocalLoad localLoad() {
+        LocalResourceSnapshot s = local.snapshot();
+        return new LocalLoad(s.processCpuFraction(), s.heapPressure(), s.gcPerSecond());
+    }
+
+    private EdgeSample edgeSample() {
+        long now = clock.nanoTime();
+        long c = completions.sum();
+        long a = allocatedBytes.sum();
+        double seconds = Math.max(1e-3, (now - lastSampleNanos) / 1e9);
+        LocalResourceSnapshot s = local.snapshot();
+        EdgeSample sample = new EdgeSample(now, (c - lastCompletions) / seconds, s.processCpuCores(),
+                s.gcTimeFraction(), (a - lastAllocated) / seconds);
+        lastSampleNanos = now;
+        lastCompletions = c;
+        lastAllocated = a;
+        return sample;
+    }
+
+    // ------------------------------------------------------------------ hooks
+
+    private void installHooks() {
+        IrmiHooks hooks = orb.hooks();
+        hooks.setServerRequestHook(this::onRequestHeader);
+        hooks.setRequestCostListener(this::onRequestCost);
+        hooks.addReplyContextProvider(new ReplyContextProvider() {
+            @Override
+            public int contextId() {
+                return LoadReportCodec.SERVICE_CONTEXT_ID;
+            }
+
+            @Override
+            public byte[] contextData(String operation, boolean exceptionReply) {
+                return reporter.encoded();
+            }
+        });
+        hooks.setClientCallHook(new ClientCallHook() {
+            @Override
+            public ClientDecision beforeCall(ClientCall call) {
+                return decide(call);
+            }
+
+            @Override
+            public void afterCall(ClientCall call, long roundTripNanos, Outcome outcome) {
+                ended(roundTripNanos, outcome);
+            }
+        });
+        hooks.addReplyContextListener(new ReplyContextListener() {
+            @Override
+            public int contextId() {
+                return LoadReportCodec.SERVICE_CONTEXT_ID;
+            }
+
+            @Override
+            public void onReplyContext(ClientCall call, byte[] data) {
+                LoadReportCodec.tryDecode(data).ifPresent(r -> replyLoad.set(RemoteLoad.from(r, clock.nanoTime())));
+            }
+        });
+    }
+
+    /** SELECTOR THREAD: never blocks. */
+    private Optional<Rejection> onRequestHeader(RequestHeader h) {
+        IsolationRuntime rt = runtime;
+        String key = new String(h.objectKey(), StandardCharsets.ISO_8859_1);
+        rt.slowClient().ifPresent(sc -> sc.onIncoming(h.operation()));
+        PoisonMessagePoint poison = rt.poison().orElse(null);
+        byte[] args = null;
+        if (poison != null) {
+            int want = poison.argumentBytesWanted(h.operation());
+            if (want > 0) {
+                ByteBuffer b = h.arguments().duplicate();
+                args = new byte[Math.min(want, b.remaining())];
+                b.get(args);
+            }
+        }
+        IncomingRequest req = new IncomingRequest(h.connectionId(), h.requestId(), h.peerAddress(), key,
+                h.operation(), h.messageBytes(), h.responseExpected(), null, args);
+        if (rt.crosstalkConfig().isPresent() && headerCount.get() < MAX_PENDING_HEADERS) {
+            headerCount.incrementAndGet();
+            headers.add(req);
+        }
+        if (poison == null) {
+            return Optional.empty();
+        }
+        Decision d = poison.onRequestHeader(req).enforceableOnReaderThread();
+        if (d instanceof Decision.Proceed) {
+            poison.onDispatchStart(req.requestKey());
+            return Optional.empty();
+        }
+        if (d instanceof Decision.Reject r) {
+            return Optional.of(new Rejection(r.kind().name(), r.minor(), Rejection.Completion.NO, r.reason()));
+        }
+        // Forward: a LOCATION_FORWARD reply from the reader thread is not built (yet)
+        return Optional.of(Rejection.transientFailure(MinorCodes.NOT_ENFORCEABLE_HERE,
+                "forward is not enforced on the server reader thread"));
+    }
+
+    private void onRequestCost(RequestCost c) {
+        completions.increment();
+        allocatedBytes.add(Math.max(0, c.allocatedBytes()));
+        runtime.poison().ifPresent(p -> p.onDispatchEnd(IncomingRequest.requestKey(c.connectionId(), c.requestId()),
+                c.cpuNanos(), c.allocatedBytes()));
+    }
+
+    private ClientDecision decide(ClientCall call) {
+        pending.remove();
+        replyLoad.remove();
+        SlowClientPoint point = runtime.slowClient().orElse(null);
+        if (point == null) {
+            return ClientDecision.proceed();
+        }
+        OutgoingCall oc = new OutgoingCall(call.targetHost(), call.targetPort(),
+                new String(call.objectKey(), StandardCharsets.ISO_8859_1), call.operation(), call.oneway(),
+                call.arguments(), -1);
+        return enforce(point.beforeMarshalling(oc), call, oc);
+    }
+
+    private ClientDecision enforce(Decision d, ClientCall call, OutgoingCall oc) {
+        if (d instanceof Decision.Proceed p) {
+            pending.set(new Pending(oc, p.listener()));
+            return ClientDecision.proceed();
+        }
+        if (d instanceof Decision.Reject r) {
+            return ClientDecision.fail(new Rejection(r.kind().name(), r.minor(), Rejection.Completion.NO, r.reason()));
+        }
+        if (d instanceof Decision.Forward f) {
+            pending.set(new Pending(oc, CallListener.NONE));
+            Object t = f.target();
+            return ClientDecision.forward(t instanceof org.omg.CORBA.Object o ? orb.object_to_string(o) : t.toString());
+        }
+        if (d instanceof Decision.ShortCircuit s) {
+            return ClientDecision.shortCircuit(s.result());
+        }
+        if (d instanceof Decision.Throttle t) {
+            LockSupport.parkNanos(t.waitNanos()); // the action is to make this caller wait
+            pending.set(new Pending(oc, CallListener.NONE));
+            return ClientDecision.proceed();
+        }
+        if (d instanceof Decision.Defer df) {
+            try {
+                Decision next = df.release().toCompletableFuture().get(df.maxWaitNanos(), TimeUnit.NANOSECONDS);
+                return enforce(next, call, oc);
+            } catch (InterruptedException e) {
+                Thread.currentThread().interrupt();
+            } catch (java.util.concurrent.TimeoutException | java.util.concurrent.ExecutionException e) {
+                // fall through to the timeout rejection
+            }
+            df.onTimeout().run();
+            return ClientDecision.fail(Rejection.transientFailure(MinorCodes.DEFER_TIMEOUT, "deferred call waited too long"));
+        }
+        if (d instanceof Decision.Degrade dg) {
+            Object[] args = call.arguments();
+            if (call.rmi() && args != null) {
+                Object[] reduced = dg.reducer().reduce(call.operation(), args.clone());
+                if (reduced != null && reduced.length == args.length) {
+                    System.arraycopy(reduced, 0, args, 0, args.length); // the stub marshals this array
+                }
+            }
+            pending.set(new Pending(oc, CallListener.NONE));
+            return ClientDecision.proceed();
+        }
+        return ClientDecision.proceed();
+    }
+
+    private void ended(long roundTripNanos, ClientCallHook.Outcome outcome) {
+        Pending p = pending.get();
+        RemoteLoad load = replyLoad.get();
+        pending.remove();
+        replyLoad.remove();
+        if (p == null) {
+            return;
+        }
+        if (outcome == ClientCallHook.Outcome.SYSTEM_EXCEPTION) {
+            p.listener().onDropped();
+        } else {
+            p.listener().onSuccess(roundTripNanos);
+        }
+        runtime.slowClient().ifPresent(sc -> sc.onReply(p.call(), roundTripNanos, load));
+    }
+
+    // ------------------------------------------------------------------ ticker
+
+    private void tickLoop() {
+        while (running) {
+            try {
+                long now = clock.nanoTime();
+                local.sample();
+                IsolationRuntime rt = runtime;
+                rt.tick(now);
+                reporter.setOverloaded(rt.advertisesOverload(now));
+                reporter.setPoisonEpisode(rt.inPoisonEpisode());
+                driveCrosstalk(rt, now);
+            } catch (RuntimeException e) {
+                LOG.warn("irmi isolation tick failed", e);
+            }
+            LockSupport.parkNanos(TICK_NANOS);
+        }
+    }
+
+    private void driveCrosstalk(IsolationRuntime rt, long now) {
+        IrmiTransport transport = orb.transport().orElse(null);
+        if (transport == null) {
+            return;
+        }
+        if (crosstalkRuntime != rt) {
+            crosstalkRuntime = rt;
+            bytesSeen.clear();
+            crosstalk = rt.newCrosstalkPoint(new ConnectionTuner() {
+                @Override
+                public void setReadBudget(long connectionId, int bytesPerTurn) {
+                    transport.setReadBudget(connectionId, bytesPerTurn);
+                }
+
+                @Override
+                public void setReceiveBufferSize(long connectionId, int bytes) {
+                    transport.setReceiveBufferSize(connectionId, bytes);
+                }
+            }).orElse(null);
+        }
+        if (crosstalk == null) {
+            headers.clear();
+            headerCount.set(0);
+            return;
+        }
+        Set<Long> open = new HashSet<>();
+        for (ConnectionView c : transport.connections()) {
+            open.add(c.connectionId());
+            Long before = bytesSeen.get(c.connectionId());
+            if (before == null) {
+                String peer = c.peerAddress();
+                int colon = peer.lastIndexOf(':');
+                crosstalk.onConnectionOpened(c.connectionId(), colon < 0 ? peer : peer.substring(0, colon));
+                before = 0L;
+            }
+            long delta = c.bytesRead() - before;
+            if (delta > 0) {
+                crosstalk.onBytesRead(c.connectionId(), (int) Math.min(Integer.MAX_VALUE, delta));
+            }
+            bytesSeen.put(c.connectionId(), c.bytesRead());
+        }
+        for (IncomingRequest r; (r = headers.poll()) != null; ) {
+            headerCount.decrementAndGet();
+            crosstalk.onRequestHeader(r);
+        }
+        bytesSeen.keySet().removeIf(id -> {
+            if (open.contains(id)) {
+                return false;
+            }
+            crosstalk.onConnectionClosed(id);
+            return true;
+        });
+        crosstalk.tick(now);
+    }
+
+    /** Stops the ticker, the SLA watcher and the resource monitor; unhooks nothing (the ORB is going away). */
+    @Override
+    public void close() {
+        running = false;
+        LockSupport.unpark(ticker);
+        try {
+            ticker.join(TimeUnit.SECONDS.toMillis(2));
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+        }
+        watcher.close();
+        local.close();
+    }
+
+    /** How long one tick period is (for tests and docs). */
+    static Duration tickPeriod() {
+        return Duration.ofNanos(TICK_NANOS);
+    }
+}

@@ -1,0 +1,162 @@
+package org.irmi.orb.isolation;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+
+import java.io.IOException;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.List;
+import java.util.Properties;
+import java.util.concurrent.CopyOnWriteArrayList;
+
+import irmitest.Echo;
+import irmitest.EchoHelper;
+import irmitest.EchoPOA;
+import irmitest.Refused;
+
+import org.irmi.monitors.LoadReport;
+import org.irmi.monitors.LoadReportCodec;
+import org.irmi.orb.ClientCall;
+import org.irmi.orb.ConnectionView;
+import org.irmi.orb.IrmiORB;
+import org.irmi.orb.ReplyContextListener;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+import org.omg.CORBA.INITIALIZE;
+import org.omg.CORBA.ORB;
+import org.omg.PortableServer.POA;
+import org.omg.PortableServer.POAHelper;
+
+/** The SLA glue: an I-RMI ORB started with {@code irmi.sla} builds and feeds its isolation points. */
+class OrbIsolationTest {
+
+    private static final String CROSSTALK_SLA = """
+            service: assembly
+            isolationPoints:
+              crosstalk:
+                baseReadBudget: 8KiB
+                receiveBuffer: {min: 16KiB, max: 1MiB}
+                defaultWeight: 1
+                idleAfter: 500ms
+                weights:
+                  - client: 127.0.0.0/8
+                    weight: 3
+            """;
+
+    @TempDir
+    Path dir;
+
+    private ORB server;
+    private ORB client;
+
+    @AfterEach
+    void tearDown() {
+        for (ORB o : new ORB[] {client, server}) {
+            if (o != null) {
+                o.shutdown(true);
+                o.destroy();
+            }
+        }
+    }
+
+    private static ORB irmi(String sla) {
+        Properties p = new Properties();
+        p.setProperty("org.omg.CORBA.ORBClass", "org.irmi.orb.IrmiORB");
+        p.setProperty("OAIAddr", "127.0.0.1");
+        if (sla != null) {
+            p.setProperty(OrbIsolation.SLA_PROPERTY, sla);
+        }
+        return ORB.init(new String[0], p);
+    }
+
+    private Echo serve(String slaPath) throws Exception {
+        server = irmi(slaPath);
+        client = irmi(null);
+        POA root = POAHelper.narrow(server.resolve_initial_references("RootPOA"));
+        root.the_POAManager().activate();
+        org.omg.CORBA.Object ref = root.servant_to_reference(new EchoPOA() {
+            @Override
+            public String echoString(String s) {
+                return s;
+            }
+
+            @Override
+            public byte[] echoBytes(byte[] b) {
+                return b;
+            }
+
+            @Override
+            public int sleepMillis(int millis) {
+                return millis;
+            }
+
+            @Override
+            public void fail(String why) throws Refused {
+                throw new Refused(why);
+            }
+
+            @Override
+            public void ping() {
+            }
+        });
+        return EchoHelper.narrow(client.string_to_object(server.object_to_string(ref)));
+    }
+
+    private Path sla(String yaml) throws IOException {
+        Path f = dir.resolve("sla.yaml");
+        Files.writeString(f, yaml);
+        return f;
+    }
+
+    @Test
+    void shouldAttachLoadReportToEveryReplyWhenSlaIsSet() throws Exception {
+        Echo echo = serve(sla(CROSSTALK_SLA).toString());
+        List<LoadReport> reports = new CopyOnWriteArrayList<>();
+        IrmiORB.of(client).orElseThrow().hooks().addReplyContextListener(new ReplyContextListener() {
+            @Override
+            public int contextId() {
+                return LoadReportCodec.SERVICE_CONTEXT_ID;
+            }
+
+            @Override
+            public void onReplyContext(ClientCall call, byte[] data) {
+                reports.add(LoadReportCodec.decode(data));
+            }
+        });
+        echo.echoString("a");
+        org.assertj.core.api.Assertions.assertThatThrownBy(() -> echo.fail("b")).isInstanceOf(Refused.class);
+        assertThat(reports).hasSize(2);
+        assertThat(IrmiORB.of(server).orElseThrow().isolation()).isPresent();
+    }
+
+    @Test
+    void shouldSetReadBudgetsFromCrosstalkWeightsWhenSlaHasCrosstalk() throws Exception {
+        Echo echo = serve(sla(CROSSTALK_SLA).toString());
+        int defaultBudget = 64 * 1024;
+        long deadline = System.nanoTime() + 5_000_000_000L;
+        List<ConnectionView> views = List.of();
+        while (System.nanoTime() < deadline) {
+            echo.echoBytes(new byte[4096]);
+            views = IrmiORB.of(server).orElseThrow().transport().orElseThrow().connections();
+            if (!views.isEmpty() && views.get(0).readBudgetBytes() != defaultBudget) {
+                break;
+            }
+        }
+        assertThat(views).singleElement().satisfies(v -> assertThat(v.readBudgetBytes()).isNotEqualTo(defaultBudget));
+    }
+
+    @Test
+    void shouldRefuseToStartWithFileLineAndColumnWhenSlaIsInvalid() throws Exception {
+        Path bad = sla("service: x\nisolationPoints:\n  crosstalk:\n    treshold: 3\n");
+        assertThatThrownBy(() -> irmi(bad.toString())).isInstanceOf(INITIALIZE.class)
+                .hasMessageContaining("sla.yaml:4");
+    }
+
+    @Test
+    void shouldStartWithoutIsolationWhenNoSlaIsSet() throws Exception {
+        serve(null);
+        assertThat(IrmiORB.of(server).orElseThrow().isolation()).isEmpty();
+    }
+}
