@@ -11,14 +11,17 @@ import java.util.function.Consumer;
  * The bounded hand-off between the selector thread and the dispatch workers.
  *
  * <p>Made cheap on purpose (the prototype lost about 15% to a blocking queue): offering is a
- * lock-free enqueue plus a size counter, and a worker is unparked only when one is parked. A
- * worker spins briefly before parking, so under load requests pass without any futex call.
+ * lock-free enqueue plus a size counter and wakes nobody; the selector calls {@link #signal()}
+ * once per turn, which unparks a parked worker only if work is waiting. A worker that takes an
+ * item while more are waiting wakes one more worker, and spins briefly before parking, so under
+ * load requests pass with few futex calls.
  *
- * <p>THREADING: {@link #offer} from the selector thread (or any thread); workers are private.
+ * <p>THREADING: {@link #offer} and {@link #signal} from the selector thread (or any thread);
+ * workers are private.
  */
 final class DispatchQueue<T> {
 
-    private static final int SPINS_BEFORE_PARK = 64;
+    private static final int SPINS_BEFORE_PARK = 32;
 
     private final ConcurrentLinkedQueue<T> queue = new ConcurrentLinkedQueue<>();
     private final AtomicInteger size = new AtomicInteger();
@@ -46,13 +49,23 @@ final class DispatchQueue<T> {
             return false;
         }
         queue.offer(item);
+        return true;
+    }
+
+    /** Wakes one parked worker if work is waiting (once per selector turn). */
+    void signal() {
+        if (size.get() > 0) {
+            wakeOne();
+        }
+    }
+
+    private void wakeOne() {
         for (Worker w : workers) {
             if (w.parked.get() && w.parked.compareAndSet(true, false)) {
                 LockSupport.unpark(w.thread);
-                break;
+                return;
             }
         }
-        return true;
     }
 
     int depth() {
@@ -119,6 +132,9 @@ final class DispatchQueue<T> {
                         continue;
                     }
                     parked.set(false);
+                }
+                if (size.get() > 0) {
+                    wakeOne(); // more waiting: let a second worker help
                 }
                 handler.accept(t);
             }

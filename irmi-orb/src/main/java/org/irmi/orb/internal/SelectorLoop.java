@@ -122,6 +122,7 @@ final class SelectorLoop implements IrmiTransport, Runnable {
                 runTasks();
                 long waitMillis = Math.max(1, TimeUnit.NANOSECONDS.toMillis(nextSweep - nowNanos));
                 selector.select(this::onKey, waitMillis);
+                dispatch.signal();
                 nowNanos = nanoClock.getAsLong();
                 if (nowNanos - nextSweep >= 0) {
                     sweep();

@@ -1,0 +1,58 @@
+package org.irmi.orb.internal;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.CountDownLatch;
+import java.util.concurrent.TimeUnit;
+import java.util.Set;
+
+import org.junit.jupiter.api.Test;
+
+class DispatchQueueTest {
+
+    @Test
+    void shouldRefuseOffersBeyondCapacityWhenWorkersAreBusy() throws InterruptedException {
+        CountDownLatch release = new CountDownLatch(1);
+        CountDownLatch started = new CountDownLatch(1);
+        DispatchQueue<Integer> q = new DispatchQueue<>("t-busy", 1, 2, i -> {
+            started.countDown();
+            try {
+                release.await();
+            } catch (InterruptedException e) {
+                Thread.currentThread().interrupt();
+            }
+        });
+        assertThat(q.offer(1)).isTrue();
+        q.signal();
+        assertThat(started.await(5, TimeUnit.SECONDS)).isTrue();
+        assertThat(q.offer(2)).isTrue();
+        assertThat(q.offer(3)).isTrue();
+        assertThat(q.offer(4)).isFalse();
+        assertThat(q.depth()).isEqualTo(2);
+        release.countDown();
+        q.shutdown(5000);
+    }
+
+    @Test
+    void shouldDeliverEveryItemExactlyOnceWhenOfferedConcurrentlyWithSignals() throws InterruptedException {
+        int n = 100_000;
+        Set<Integer> seen = ConcurrentHashMap.newKeySet();
+        CountDownLatch done = new CountDownLatch(n);
+        DispatchQueue<Integer> q = new DispatchQueue<>("t-all", 2, n, i -> {
+            if (seen.add(i)) {
+                done.countDown();
+            }
+        });
+        for (int i = 0; i < n; i++) {
+            assertThat(q.offer(i)).isTrue();
+            if (i % 7 == 0) {
+                q.signal();
+            }
+        }
+        q.signal();
+        assertThat(done.await(30, TimeUnit.SECONDS)).isTrue();
+        assertThat(seen).hasSize(n);
+        q.shutdown(5000);
+    }
+}
