@@ -5,7 +5,6 @@ import java.util.HashMap;
 import java.util.HashSet;
 import java.util.Map;
 import java.util.Optional;
-import java.util.Queue;
 import java.util.Set;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.ConcurrentLinkedQueue;
@@ -52,7 +51,8 @@ final class IsolationGlue implements AutoCloseable {
     private final Thread ticker;
     private final long tickNanos;
     private volatile boolean running = true;
-    private final ConcurrentHashMap<String, Queue<Integer>> pending = new ConcurrentHashMap<>();
+    /** The listener of the call this thread is making (the client hook's before/after pair). */
+    private final ThreadLocal<org.irmi.isolation.CallListener> inFlight = new ThreadLocal<>();
     private final AtomicLong completions = new AtomicLong();
     private final AtomicLong allocatedBytes = new AtomicLong();
     private final ConcurrentLinkedQueue<IncomingRequest> headersForCrosstalk = new ConcurrentLinkedQueue<>();
@@ -63,6 +63,8 @@ final class IsolationGlue implements AutoCloseable {
     private long lastAllocated;
     final AtomicLong clientRejections = new AtomicLong();
     final AtomicLong clientForwards = new AtomicLong();
+    final AtomicLong clientShortCircuits = new AtomicLong();
+    final AtomicLong clientDegrades = new AtomicLong();
 
     IsolationGlue(org.omg.CORBA.ORB orb, IsolationRuntime runtime, long tickMillis) {
         this.runtime = runtime;
@@ -81,19 +83,19 @@ final class IsolationGlue implements AutoCloseable {
     IsolationGlue serve(LocalResourceMonitor monitor) {
         this.local = monitor;
         IrmiHooks hooks = orb.hooks();
+        if (runtime.poison().isEmpty() && runtime.crosstalkConfig().isEmpty()) {
+            hooks.setServerRequestHook(this::onRequest);
+            return this;
+        }
         hooks.setServerRequestHook(this::onRequest);
         hooks.setRequestCostListener(c -> {
             completions.incrementAndGet();
             if (c.allocatedBytes() > 0) {
                 allocatedBytes.addAndGet(c.allocatedBytes());
             }
-            Queue<Integer> q = pending.get(c.connectionId() + "/" + c.operation());
-            Integer id = q == null ? null : q.poll();
-            if (id != null) {
-                runtime.poison().ifPresent(p -> p.onDispatchEnd(
-                        IncomingRequest.requestKey(c.connectionId(), id), c.cpuNanos(),
-                        c.allocatedBytes()));
-            }
+            runtime.poison().ifPresent(p -> p.onDispatchEnd(
+                    IncomingRequest.requestKey(c.connectionId(), c.requestId()), c.cpuNanos(),
+                    c.allocatedBytes()));
         });
         hooks.addReplyContextProvider(new ReplyContextProvider() {
             @Override
@@ -146,6 +148,8 @@ final class IsolationGlue implements AutoCloseable {
         if (runtime.crosstalkConfig().isPresent()) {
             headersForCrosstalk.add(req);
         }
+        // the "in" side of the slow-client point's causal pairs
+        runtime.slowClient().ifPresent(sc -> sc.onIncoming(h.operation()));
         if (poison == null) {
             return Optional.empty();
         }
@@ -158,8 +162,6 @@ final class IsolationGlue implements AutoCloseable {
             return Optional.of(Rejection.transientFailure(MinorCodes.NOT_ENFORCEABLE_HERE,
                     d.action() + " is not enforceable by this hook"));
         }
-        pending.computeIfAbsent(h.connectionId() + "/" + h.operation(),
-                k -> new ConcurrentLinkedQueue<>()).add(h.requestId());
         return Optional.empty();
     }
 
@@ -167,8 +169,30 @@ final class IsolationGlue implements AutoCloseable {
     IsolationGlue call() {
         SlowClientPoint point = runtime.slowClient().orElseThrow();
         IrmiHooks hooks = orb.hooks();
-        hooks.setClientCallHook(call -> enforce(point.beforeMarshalling(view(call.targetKey(),
-                call.operation(), call.oneway()))));
+        hooks.setClientCallHook(new org.irmi.orb.ClientCallHook() {
+            @Override
+            public ClientDecision beforeCall(org.irmi.orb.ClientCall call) {
+                return enforce(point.beforeMarshalling(view(call)), call);
+            }
+
+            @Override
+            public void afterCall(org.irmi.orb.ClientCall call, long roundTripNanos,
+                                  org.irmi.orb.ClientCallHook.Outcome outcome) {
+                org.irmi.isolation.CallListener l = inFlight.get();
+                inFlight.remove();
+                if (l != null && outcome != org.irmi.orb.ClientCallHook.Outcome.SYSTEM_EXCEPTION) {
+                    // a round trip of a call that went where it was addressed (not diverted)
+                    point.onReply(view(call), roundTripNanos, null);
+                }
+                if (l != null) {
+                    if (outcome == org.irmi.orb.ClientCallHook.Outcome.SYSTEM_EXCEPTION) {
+                        l.onDropped();
+                    } else {
+                        l.onSuccess(roundTripNanos);
+                    }
+                }
+            }
+        });
         hooks.addReplyContextListener(new ReplyContextListener() {
             @Override
             public int contextId() {
@@ -176,29 +200,34 @@ final class IsolationGlue implements AutoCloseable {
             }
 
             @Override
-            public void onReplyContext(String targetKey, String operation, byte[] data) {
-                point.onReply(view(targetKey, operation, false), 0,
+            public void onReplyContext(org.irmi.orb.ClientCall call, byte[] data) {
+                point.onReply(view(call), 0,
                         RemoteLoad.from(LoadReportCodec.decode(data), System.nanoTime()));
             }
         });
         return this;
     }
 
-    /** A target key is "ip:port/objectKey". */
-    static OutgoingCall view(String targetKey, String operation, boolean oneway) {
-        int slash = targetKey.indexOf('/');
-        String hostPort = slash < 0 ? targetKey : targetKey.substring(0, slash);
-        String key = slash < 0 ? targetKey : targetKey.substring(slash + 1);
-        int colon = hostPort.lastIndexOf(':');
-        String host = colon < 0 ? hostPort : hostPort.substring(0, colon);
-        int port = colon < 0 ? 0 : Integer.parseInt(hostPort.substring(colon + 1));
-        // one secondary per port on loopback: the "host" of a node is its host:port
-        return OutgoingCall.of(host + ":" + port, port, key, operation, oneway);
+    /** The slow-client view of an ORB call; a node on loopback is its host:port. */
+    static OutgoingCall view(org.irmi.orb.ClientCall c) {
+        return new OutgoingCall(c.targetHost() + ":" + c.targetPort(), c.targetPort(),
+                c.objectKeyText(), c.operation(), c.oneway(), c.arguments(), -1);
     }
 
-    private ClientDecision enforce(Decision d) {
+    private ClientDecision enforce(Decision d, org.irmi.orb.ClientCall call) {
         if (d instanceof Decision.Proceed p) {
-            p.listener().onIgnore(); // this hook sees no completion; nothing is learnt from it
+            inFlight.set(p.listener());
+            return ClientDecision.proceed();
+        }
+        if (d instanceof Decision.ShortCircuit sc) {
+            clientShortCircuits.incrementAndGet();
+            return ClientDecision.shortCircuit(sc.result());
+        }
+        if (d instanceof Decision.Degrade dg && call.arguments() != null) {
+            clientDegrades.incrementAndGet();
+            Object[] reduced = dg.reducer().reduce(call.operation(), call.arguments().clone());
+            // the stub marshals this very array: the reduced arguments go out
+            System.arraycopy(reduced, 0, call.arguments(), 0, call.arguments().length);
             return ClientDecision.proceed();
         }
         if (d instanceof Decision.Reject r) {
@@ -220,7 +249,7 @@ final class IsolationGlue implements AutoCloseable {
             try {
                 Decision next = df.release().toCompletableFuture().get(df.maxWaitNanos(),
                         TimeUnit.NANOSECONDS);
-                return enforce(next);
+                return enforce(next, call);
             } catch (java.util.concurrent.TimeoutException e) {
                 df.onTimeout().run();
                 clientRejections.incrementAndGet();
@@ -232,7 +261,6 @@ final class IsolationGlue implements AutoCloseable {
                         "deferred call interrupted"));
             }
         }
-        // ShortCircuit and Degrade need the stub's arguments and result: not expressible here
         return ClientDecision.fail(Rejection.transientFailure(MinorCodes.NOT_ENFORCEABLE_HERE,
                 d.action() + " is not enforceable by the ORB's client hook"));
     }

@@ -9,7 +9,7 @@ public class TradeImpl implements Trade {
     final AtomicLong quotes = new AtomicLong();
     final AtomicLong delivered = new AtomicLong();
     final AtomicLong poisons = new AtomicLong();
-    /** While &gt; 0, each delivery takes this long (a secondary slowed by stress). */
+    /** While &gt; 0, each delivery takes this long (a secondary slowed by stress elsewhere). */
     volatile long slowNanos;
 
     TradeImpl(String name) {
@@ -43,6 +43,8 @@ public class TradeImpl implements Trade {
     public int deliver(byte[] event) {
         long slow = slowNanos;
         if (slow > 0) {
+            // the secondary's own machine is stressed; parking models its slowness without
+            // starving the primary, which shares this JVM and this 2-core machine
             LockSupport.parkNanos(slow);
         }
         delivered.incrementAndGet();

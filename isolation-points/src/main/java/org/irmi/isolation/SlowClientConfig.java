@@ -52,8 +52,10 @@ public final class SlowClientConfig {
     private final long remoteReportMaxAgeNanos;
     private final long minHoldNanos;
     private final String module;
+    private final long remoteRttHighNanos;
 
     private SlowClientConfig(Builder b) {
+        remoteRttHighNanos = b.remoteRttHighNanos;
         pairs = List.copyOf(b.pairs);
         guards = b.guards;
         windowNanos = b.windowNanos;
@@ -105,6 +107,8 @@ public final class SlowClientConfig {
     public long minHoldNanos() { return minHoldNanos; }
     /** @return the name of the adaptation module that decides for triggered calls. */
     public String module() { return module; }
+    /** @return the round trip to the target above which it counts as pressed (0: off). */
+    public long remoteRttHighNanos() { return remoteRttHighNanos; }
 
     /** Builds a {@link SlowClientConfig}. */
     public static final class Builder {
@@ -126,8 +130,21 @@ public final class SlowClientConfig {
         private long remoteReportMaxAgeNanos = DEFAULT_REMOTE_REPORT_MAX_AGE.toNanos();
         private long minHoldNanos = DEFAULT_MIN_HOLD.toNanos();
         private String module = DEFAULT_MODULE;
+        private long remoteRttHighNanos;
 
         private Builder() {
+        }
+
+        /**
+         * The smoothed round trip to the target host above which it counts as remote pressure,
+         * like a load report over its thresholds (default off). The direct evidence of a slow
+         * downstream node when it sends no load report (a peer without I-RMI, or a node whose
+         * slowness is not in its own CPU).
+         */
+        public Builder remoteRttHigh(Duration d) {
+            remoteRttHighNanos = Checks.duration("slowClient.remoteLoad.rtt", d, Duration.ZERO,
+                    Duration.ofHours(1));
+            return this;
         }
 
         /** Adds a causal pair; pair names are unique. */

@@ -145,7 +145,7 @@ public final class BuiltInProviders {
             long refresh = s.nanos("refresh", Duration.ofSeconds(30), Duration.ofMillis(1),
                     Duration.ofHours(1));
             return new RerouteModule(replicas, services.replicaResolver(), refresh,
-                    background(services), s.fallbackModule());
+                    background(services), s.fallbackModule(), services.nanoClock().getAsLong());
         }
     }
 

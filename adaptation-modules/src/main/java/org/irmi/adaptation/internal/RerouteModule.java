@@ -18,9 +18,9 @@ import org.slf4j.LoggerFactory;
  * Module {@code reroute}: forwards the call to a replica bound in the CORBA Naming Service (client:
  * the call is re-targeted; server: a LOCATION_FORWARD reply). Replicas are picked round-robin.
  *
- * <p>The lookup never runs on the deciding thread (which may be the reader): the replica list is
- * refreshed on the background executor when it is older than {@code refresh}, and decisions use
- * the last list. Until a first list exists, or when it is empty, the call goes to the fallback
+ * <p>The lookup never runs on the deciding thread (which may be the reader): the first lookup
+ * starts when the module is created, the replica list is refreshed on the background executor
+ * when it is older than {@code refresh}, and decisions use the last list. Until a first list exists, or when it is empty, the call goes to the fallback
  * module, or is rejected with {@code TRANSIENT}, {@link MinorCodes#NO_REPLICA}.
  */
 public final class RerouteModule implements AdaptationModule {
@@ -37,12 +37,15 @@ public final class RerouteModule implements AdaptationModule {
     private volatile long fetchedAtNanos;
 
     public RerouteModule(String replicasName, ReplicaResolver resolver, long refreshNanos,
-                         Executor background, Optional<AdaptationModule> fallback) {
+                         Executor background, Optional<AdaptationModule> fallback, long nowNanos) {
         this.replicasName = replicasName;
         this.resolver = resolver;
         this.refreshNanos = refreshNanos;
         this.background = background;
         this.fallback = fallback;
+        if (resolver != null) {
+            refresh(nowNanos); // the replicas are known before the first call needs them
+        }
     }
 
     @Override

@@ -60,7 +60,7 @@ class BuiltInModulesTest {
                     new ReplicaResolver.Replica("b", "IOR:b"));
         };
         RerouteModule m = new RerouteModule("irmi/sink", resolver, 1000 * MS, Runnable::run,
-                Optional.empty());
+                Optional.empty(), clock.nanoTime());
         Decision.Forward f1 = (Decision.Forward) m.decide(Triggers.slowClient(clock.nanoTime()));
         Decision.Forward f2 = (Decision.Forward) m.decide(Triggers.slowClient(clock.nanoTime()));
         Decision.Forward f3 = (Decision.Forward) m.decide(Triggers.slowClient(clock.nanoTime()));
@@ -78,7 +78,8 @@ class BuiltInModulesTest {
         List<Runnable> pending = new ArrayList<>();
         RerouteModule m = new RerouteModule("irmi/sink",
                 name -> List.of(new ReplicaResolver.Replica("a", "IOR:a")), 1000 * MS, pending::add,
-                Optional.empty());
+                Optional.empty(), 0);
+        assertThat(pending).hasSize(1); // the first lookup starts at creation, in the background
         Decision.Reject r = (Decision.Reject) m.decide(Triggers.poison(0));
         assertThat(r.minor()).isEqualTo(MinorCodes.NO_REPLICA);
         assertThat(pending).hasSize(1);
@@ -94,7 +95,7 @@ class BuiltInModulesTest {
                 throw new IllegalStateException("naming service down");
             }
             return List.of(new ReplicaResolver.Replica("a", "IOR:a"));
-        }, 10 * MS, Runnable::run, Optional.empty());
+        }, 10 * MS, Runnable::run, Optional.empty(), clock.nanoTime());
         m.decide(Triggers.slowClient(clock.nanoTime()));
         clock.advanceMillis(20);
         assertThat(m.decide(Triggers.slowClient(clock.nanoTime())))

@@ -63,6 +63,9 @@ public final class DefaultSlowClientPoint implements SlowClientPoint {
     /** One remote host: its latest report and whether it advertises overload. */
     private static final class HostState {
         volatile RemoteLoad report;
+        /** Smoothed round trip (EWMA, weight 1/4 per reply); written under the state's lock. */
+        double rttNanos = Double.NaN;
+        long rttAtNanos;
         volatile boolean triggered;
         volatile Evidence evidence = Evidence.NONE;
     }
@@ -143,8 +146,19 @@ public final class DefaultSlowClientPoint implements SlowClientPoint {
 
     @Override
     public void onReply(OutgoingCall call, long rttNanos, RemoteLoad report) {
+        if (report == null && (rttNanos <= 0 || config.remoteRttHighNanos() == 0)) {
+            return;
+        }
+        HostState h = hosts.computeIfAbsent(call.targetHost(), k -> new HostState());
         if (report != null) {
-            hosts.computeIfAbsent(call.targetHost(), h -> new HostState()).report = report;
+            h.report = report;
+        }
+        if (rttNanos > 0) {
+            long now = nanoClock.getAsLong();
+            synchronized (h) {
+                h.rttNanos = Double.isNaN(h.rttNanos) ? rttNanos : h.rttNanos + (rttNanos - h.rttNanos) / 4;
+                h.rttAtNanos = now;
+            }
         }
     }
 
@@ -196,9 +210,18 @@ public final class DefaultSlowClientPoint implements SlowClientPoint {
             String hostName = p.lastHost;
             HostState host = hostName == null ? null : hosts.get(hostName);
             RemoteLoad remote = host == null ? null : host.report;
+            double rtt = Double.NaN;
+            if (host != null) {
+                synchronized (host) {
+                    // a stale round trip says nothing: calls may all have been diverted since
+                    if (nowNanos - host.rttAtNanos <= config.remoteReportMaxAgeNanos()) {
+                        rtt = host.rttNanos;
+                    }
+                }
+            }
             SlowClientPolicy.Verdict v = SlowClientPolicy.evaluate(config, p.triggered,
                     p.triggeredAtNanos, nowNanos, new SlowClientPolicy.Inputs(s.queueEstimate(),
-                            s.growthPerSecond(), s.inRate(), s.outRate(), appQueue, local, remote));
+                            s.growthPerSecond(), s.inRate(), s.outRate(), appQueue, local, remote, rtt));
             if (v.triggered() && !p.triggered) {
                 p.triggeredAtNanos = nowNanos;
             }

@@ -16,6 +16,7 @@ import org.irmi.isolation.SlowClientConfig;
  *   remoteFresh    = a report exists and now - receivedAt &lt;= remoteReportMaxAge
  *   remotePressure = remoteFresh and (cpu &gt;= remoteCpuHigh or heap &gt;= remoteHeapPressureHigh
  *                    or queue &gt;= remoteQueueHigh or gc/s &gt;= remoteGcPerSecondHigh)
+ *                    or (remoteRttHigh &gt; 0 and the smoothed round trip to it &gt;= remoteRttHigh)
  *   trigger        = reactToPeerOverload and remoteFresh and overloaded           "peer-overload"
  *                 or queueCondition and (localPressure or remotePressure)          "queue+pressure"
  *   a triggered pair stays triggered while trigger holds, or now - since &lt; minHold ("hold"),
@@ -38,10 +39,17 @@ public final class SlowClientPolicy {
      * @param applicationQueue  the application's registered queue gauge, NaN when none
      * @param local             local load, never null ({@link LocalLoad#UNKNOWN})
      * @param remote            the target host's latest report, or null
+     * @param remoteRttNanos    the smoothed round trip to the target host, NaN when unknown or stale
      */
     public record Inputs(double queueEstimate, double growthPerSecond, double inRate,
                          double outRate, double applicationQueue, LocalLoad local,
-                         RemoteLoad remote) {
+                         RemoteLoad remote, double remoteRttNanos) {
+        /** Inputs without a round trip. */
+        public Inputs(double queueEstimate, double growthPerSecond, double inRate, double outRate,
+                      double applicationQueue, LocalLoad local, RemoteLoad remote) {
+            this(queueEstimate, growthPerSecond, inRate, outRate, applicationQueue, local, remote,
+                    Double.NaN);
+        }
     }
 
     /** The verdict: triggered or not, why, and the evidence. */
@@ -71,6 +79,9 @@ public final class SlowClientPolicy {
                 || r.heapPressure() >= config.remoteHeapPressureHigh()
                 || r.queueLength() >= config.remoteQueueHigh()
                 || r.gcPerSecond() >= config.remoteGcPerSecondHigh());
+        boolean slowRtt = config.remoteRttHighNanos() > 0
+                && in.remoteRttNanos() >= config.remoteRttHighNanos();
+        remotePressure |= slowRtt;
         boolean pressure = localPressure || remotePressure;
 
         String reason = null;
@@ -99,6 +110,9 @@ public final class SlowClientPolicy {
             e.put("remoteCpu", r.cpu()).put("remoteHeapPressure", r.heapPressure())
                     .put("remoteQueue", r.queueLength()).put("remoteGcPerSecond", r.gcPerSecond())
                     .put("remoteOverloaded", r.overloaded() ? 1 : 0);
+        }
+        if (!Double.isNaN(in.remoteRttNanos())) {
+            e.put("remoteRttNanos", in.remoteRttNanos());
         }
         return new Verdict(reason != null, reason == null ? "clear" : reason, e.build());
     }

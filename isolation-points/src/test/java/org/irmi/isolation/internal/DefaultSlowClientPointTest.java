@@ -163,4 +163,29 @@ class DefaultSlowClientPointTest {
         assertThat(p.isTriggered("events")).isTrue();
         assertThat(p.beforeMarshalling(DELIVER)).isEqualTo(Decision.PROCEED);
     }
+
+    @Test
+    void shouldTriggerOnASlowRoundTripAndForgetItWhenStale() {
+        SlowClientConfig rtt = SlowClientConfig.custom()
+                .pair(CausalPair.of("events", "publish", "deliver")).queueGrowthPerSecond(5)
+                .remoteRttHigh(Duration.ofMillis(20)).remoteReportMaxAge(Duration.ofSeconds(1))
+                .minHold(Duration.ZERO).build();
+        DefaultSlowClientPoint p = new DefaultSlowClientPoint(rtt, module, recorder, local::get,
+                clock::nanoTime);
+        p.tick(clock.nanoTime());
+        for (int i = 0; i < 100; i++) {
+            p.onIncoming("publish");
+        }
+        for (int i = 0; i < 10; i++) {
+            p.beforeMarshalling(DELIVER);
+            p.onReply(DELIVER, 50_000_000L, null);
+        }
+        clock.advance(Duration.ofMillis(500));
+        p.tick(clock.nanoTime());
+        assertThat(p.isTriggered("events")).isTrue();
+        assertThat(p.evidence("events").get("remoteRttNanos")).isEqualTo(50_000_000.0);
+        clock.advance(Duration.ofSeconds(2));
+        p.tick(clock.nanoTime());
+        assertThat(p.evidence("events").values()).doesNotContainKey("remoteRttNanos");
+    }
 }

@@ -103,4 +103,17 @@ class SlowClientPolicyTest {
         assertThat(v.triggered()).isTrue();
         assertThat(v.evidence().get("applicationQueue")).isEqualTo(150.0);
     }
+
+    @Test
+    void shouldCountASlowRoundTripAsRemotePressureWhenConfigured() {
+        SlowClientConfig rtt = SlowClientConfig.custom().queueGrowthPerSecond(10)
+                .maxQueueLength(100).remoteRttHigh(Duration.ofMillis(20)).build();
+        var slow = new SlowClientPolicy.Inputs(30, 40, 200, 160, Double.NaN, CALM, null, 50e6);
+        var fast = new SlowClientPolicy.Inputs(30, 40, 200, 160, Double.NaN, CALM, null, 0.5e6);
+        assertThat(SlowClientPolicy.evaluate(rtt, false, 0, 10 * S, slow).triggered()).isTrue();
+        assertThat(SlowClientPolicy.evaluate(rtt, false, 0, 10 * S, slow).evidence()
+                .get("remoteRttNanos")).isEqualTo(50e6);
+        assertThat(SlowClientPolicy.evaluate(rtt, false, 0, 10 * S, fast).triggered()).isFalse();
+        assertThat(SlowClientPolicy.evaluate(config, false, 0, 10 * S, slow).triggered()).isFalse();
+    }
 }
