@@ -15,6 +15,7 @@ public final class IrmiHooks {
     private volatile ClientCallHook clientCallHook;
     private volatile ServerRequestHook serverRequestHook;
     private volatile RequestCostListener requestCostListener;
+    private volatile boolean measureCpuAndAllocation = true;
     private final List<ReplyContextProvider> replyContextProviders = new CopyOnWriteArrayList<>();
     private final List<ReplyContextListener> replyContextListeners = new CopyOnWriteArrayList<>();
 
@@ -44,6 +45,20 @@ public final class IrmiHooks {
      */
     public void setRequestCostListener(RequestCostListener listener) {
         this.requestCostListener = listener;
+    }
+
+    /**
+     * Whether the cost listener gets CPU time and allocated bytes (true, the default: four
+     * ThreadMXBean reads per request) or only elapsed time (false: {@code cpuNanos} and
+     * {@code allocatedBytes} are -1).
+     */
+    public void setMeasureCpuAndAllocation(boolean measure) {
+        this.measureCpuAndAllocation = measure;
+    }
+
+    /** See {@link #setMeasureCpuAndAllocation}. */
+    public boolean measureCpuAndAllocation() {
+        return measureCpuAndAllocation;
     }
 
     /** The request cost listener, or null. */

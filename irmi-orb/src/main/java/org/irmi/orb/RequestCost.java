@@ -8,8 +8,9 @@ package org.irmi.orb;
  * @param peerAddress     the client's {@code host:port}, or {@code ""} when unknown
  * @param connectionId    the server connection, or -1 when unknown
  * @param requestId       the GIOP request id (unique per connection while the request is in flight)
- * @param cpuNanos        CPU time of the dispatch thread spent on the request (user + system)
- * @param allocatedBytes  bytes allocated by the dispatch thread for the request
+ * @param cpuNanos        CPU time of the dispatch thread spent on the request (user + system), -1
+ *                        when not measured ({@link IrmiHooks#setMeasureCpuAndAllocation})
+ * @param allocatedBytes  bytes allocated by the dispatch thread for the request, -1 when not measured
  * @param elapsedNanos    wall time from the first server interceptor point to the reply
  * @param outcome         how the request ended
  */

@@ -53,8 +53,12 @@ final class ServerHookInterceptor extends LocalObject implements ServerRequestIn
             start[0] = -1;
             return;
         }
-        start[0] = THREADS.getCurrentThreadCpuTime();
-        start[1] = THREADS.getCurrentThreadAllocatedBytes();
+        if (hooks.measureCpuAndAllocation()) {
+            start[0] = THREADS.getCurrentThreadCpuTime();
+            start[1] = THREADS.getCurrentThreadAllocatedBytes();
+        } else {
+            start[0] = Long.MAX_VALUE; // measured: elapsed time only
+        }
         start[2] = System.nanoTime();
     }
 
@@ -87,8 +91,9 @@ final class ServerHookInterceptor extends LocalObject implements ServerRequestIn
         if (start[0] < 0 || listener == null) {
             return;
         }
-        long cpu = THREADS.getCurrentThreadCpuTime() - start[0];
-        long allocated = THREADS.getCurrentThreadAllocatedBytes() - start[1];
+        boolean full = start[0] != Long.MAX_VALUE;
+        long cpu = full ? THREADS.getCurrentThreadCpuTime() - start[0] : -1;
+        long allocated = full ? THREADS.getCurrentThreadAllocatedBytes() - start[1] : -1;
         long elapsed = System.nanoTime() - start[2];
         start[0] = -1;
         String peer = "";

@@ -90,6 +90,7 @@ public final class OrbIsolation implements AutoCloseable {
     private final LocalResourceMonitor local;
     private final LoadReporter reporter;
     private final Thread ticker;
+    private final ObjectiveMonitor objectives;
     private volatile IsolationRuntime runtime;
     private volatile boolean running = true;
 
@@ -123,6 +124,7 @@ public final class OrbIsolation implements AutoCloseable {
         this.local = LocalResourceMonitor.of(WindowConfig.of(w.length(), w.buckets()), clock).start();
         this.reporter = new LoadReporter(local, clock, LoadReporter.DEFAULT_REFRESH_NANOS);
         this.lastSampleNanos = clock.nanoTime();
+        this.objectives = new ObjectiveMonitor(clock, io.micrometer.core.instrument.Metrics.globalRegistry);
         this.runtime = build(sla);
         watcher.addListener(new SlaListener() {
             @Override
@@ -157,6 +159,10 @@ public final class OrbIsolation implements AutoCloseable {
     }
 
     private IsolationRuntime build(Sla sla) {
+        objectives.configure(sla.objectives(), sla.monitors().latency());
+        // CPU and allocation per request are read only when asked for and someone uses them.
+        boolean poisonOn = sla.isolationPoints().poison().filter(org.irmi.sla.PoisonConfig::enabled).isPresent();
+        orb.hooks().setMeasureCpuAndAllocation(sla.monitors().perRequestCost() && poisonOn);
         ModuleServices services = ModuleServices.builder().nanoClock(clock::nanoTime)
                 .replicaResolver(new NamingReplicaResolver(orb)).build();
         IsolationRuntime.Builder b = IsolationSetup.fromSla(sla, services).clock(clock).localLoad(this::localLoad);
@@ -267,6 +273,7 @@ public final class OrbIsolation implements AutoCloseable {
     }
 
     private void onRequestCost(RequestCost c) {
+        objectives.record(c.operation(), c.elapsedNanos(), c.outcome() == RequestCost.Outcome.SYSTEM_EXCEPTION);
         completions.increment();
         allocatedBytes.add(Math.max(0, c.allocatedBytes()));
         runtime.poison().ifPresent(p -> p.onDispatchEnd(IncomingRequest.requestKey(c.connectionId(), c.requestId()),
@@ -352,8 +359,12 @@ public final class OrbIsolation implements AutoCloseable {
     // ------------------------------------------------------------------ ticker
 
     private void tickLoop() {
+        long ticks = 0;
         while (running) {
             try {
+                if (++ticks % 20 == 0) {
+                    objectives.evaluate(); // once a second
+                }
                 long now = clock.nanoTime();
                 local.sample();
                 IsolationRuntime rt = runtime;
@@ -435,6 +446,11 @@ public final class OrbIsolation implements AutoCloseable {
         }
         watcher.close();
         local.close();
+    }
+
+    /** Whether the SLA objective over {@code operationGlob} is violated now. */
+    public boolean objectiveViolated(String operationGlob) {
+        return objectives.isViolated(operationGlob);
     }
 
     /** How long one tick period is (for tests and docs). */

@@ -89,6 +89,11 @@ class OrbIsolationTest {
 
             @Override
             public int sleepMillis(int millis) {
+                try {
+                    Thread.sleep(millis);
+                } catch (InterruptedException e) {
+                    Thread.currentThread().interrupt();
+                }
                 return millis;
             }
 
@@ -152,6 +157,30 @@ class OrbIsolationTest {
         Path bad = sla("service: x\nisolationPoints:\n  crosstalk:\n    treshold: 3\n");
         assertThatThrownBy(() -> irmi(bad.toString())).isInstanceOf(INITIALIZE.class)
                 .hasMessageContaining("sla.yaml:4");
+    }
+
+    @Test
+    void shouldReportViolatedObjectiveWhenP99ExceedsIt() throws Exception {
+        Echo echo = serve(sla("""
+                service: slow
+                objectives:
+                  - operation: "sleep*"
+                    p99Latency: 5ms
+                  - operation: "echoString"
+                    p99Latency: 1s
+                monitors:
+                  latency: {length: 2s, buckets: 2}
+                  perRequestCost: false
+                """).toString());
+        OrbIsolation iso = IrmiORB.of(server).orElseThrow().isolation().orElseThrow();
+        assertThat(IrmiORB.of(server).orElseThrow().hooks().measureCpuAndAllocation()).isFalse();
+        long deadline = System.nanoTime() + 10_000_000_000L;
+        while (!iso.objectiveViolated("sleep*") && System.nanoTime() < deadline) {
+            echo.sleepMillis(30);
+            echo.echoString("fast");
+        }
+        assertThat(iso.objectiveViolated("sleep*")).isTrue();
+        assertThat(iso.objectiveViolated("echoString")).isFalse();
     }
 
     @Test
