@@ -81,6 +81,7 @@ public final class EchoBenchmark {
         Runtime.getRuntime().addShutdownHook(reaper);
         boolean failedToMeasure = false;
         Map<String, ProcessSample> idle = new LinkedHashMap<>();
+        Map<String, Long> idleHeapKb = new LinkedHashMap<>();
         List<OrbVariant> measured = new ArrayList<>();
         try {
             for (OrbVariant v : o.variants()) {
@@ -109,6 +110,7 @@ public final class EchoBenchmark {
                 warm(clients, s, 100, o.serverWarmup());
                 warm(clients, s, 64 * 1024, o.serverWarmup().dividedBy(3));
                 idle.put(v.name(), ProcessSample.of(s.pid()));
+                idleHeapKb.put(v.name(), s.heapAfterGcKb());
             }
 
             Map<String, List<LoadRun.Trial>> done = new LinkedHashMap<>();
@@ -132,13 +134,15 @@ public final class EchoBenchmark {
                             }
                             try {
                                 LoadRun.Trial t = LoadRun.run(clients.loadClient(), s.iorFile(), s.pid(), s.ior().port(),
-                                        c, payload, o.warmup(), o.measure(), List.of());
+                                        s.statsFile(), c, payload, o.warmup(), o.measure(), List.of());
                                 done.computeIfAbsent(key, k -> new ArrayList<>()).add(t);
                                 String line = String.format("%-8s %6d B x %4d  round %d: %9.0f calls/s  p50 %7.3f ms"
-                                                + "  p99 %7.3f ms  threads %4d (readers %4d)  RSS %4d MB  conns %4d  errors %d  ramp %d ms",
+                                                + "  p99 %7.3f ms  threads %4d (readers %4d)  RSS %4d MB  heap %4d MB  conns %4d"
+                                                + "  errors %d  ramp %d ms",
                                         v.name(), payload, c, round + 1, t.result().callsPerSecond(),
                                         t.result().p50Micros() / 1e3, t.result().p99Micros() / 1e3, t.serverThreads(),
-                                        t.readerThreads(), t.serverRssKb() / 1024, t.serverConnections(),
+                                        t.readerThreads(), t.serverRssKb() / 1024, t.heapAfterGcKb() / 1024,
+                                        t.serverConnections(),
                                         t.result().failedCalls(), t.result().rampMillis());
                                 trialLines.add(line);
                                 System.out.println(line);
@@ -166,7 +170,7 @@ public final class EchoBenchmark {
             }
             String loadAfter = MachineFacts.loadAverage();
             EchoReport report = new EchoReport(command, o, started, Instant.now(), loadBefore, loadAfter, openFiles,
-                    measured, idle, cells, notes, trialLines);
+                    measured, idle, idleHeapKb, cells, notes, trialLines);
             String markdown = report.render();
             System.out.println();
             System.out.println(report.renderTables());

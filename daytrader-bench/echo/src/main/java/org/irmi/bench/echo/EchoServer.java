@@ -21,11 +21,13 @@ import org.omg.PortableServer.POAHelper;
  *
  * <pre>
  * java org.irmi.bench.echo.EchoServer --orb jacorb|irmi|NAME=BASE,k=v,... --ior-file F
- *                                     [--host 127.0.0.1] [--port 0] [--prop key=value]...
+ *                                     [--host 127.0.0.1] [--port 0] [--prop key=value]... [--stats-file S]
  * </pre>
  *
  * It writes the IOR to F atomically (readers never see half a file), prints
- * {@code ECHO-SERVER ready variant=... pid=...} and serves until the process ends.
+ * {@code ECHO-SERVER ready variant=... pid=...} and serves until the process ends. With
+ * {@code --stats-file} it also keeps the heap it holds after garbage collection in that file
+ * ({@link org.irmi.bench.echo.internal.HeapStats}).
  *
  * <p>THREAD-SAFE: {@link #close()} may be called from any thread, once or more.
  */
@@ -123,6 +125,7 @@ public final class EchoServer implements AutoCloseable {
     public static void main(String[] args) throws IOException {
         String orbName = null;
         Path iorFile = null;
+        Path statsFile = null;
         String host = "127.0.0.1";
         int port = 0;
         Map<String, String> extra = new LinkedHashMap<>();
@@ -134,6 +137,7 @@ public final class EchoServer implements AutoCloseable {
                     case "--orb" -> orbName = require(a, value);
                     case "--ior-file" -> iorFile = Path.of(require(a, value));
                     case "--host" -> host = require(a, value);
+                    case "--stats-file" -> statsFile = Path.of(require(a, value));
                     case "--port" -> port = Integer.parseInt(require(a, value));
                     case "--prop" -> {
                         String kv = require(a, value);
@@ -163,6 +167,9 @@ public final class EchoServer implements AutoCloseable {
         OrbVariant variant = resolve(orbName);
         EchoServer server = start(variant, host, port, extra);
         Runtime.getRuntime().addShutdownHook(new Thread(server::close, "echo-server-shutdown"));
+        if (statsFile != null) {
+            org.irmi.bench.echo.internal.HeapStats.startWriter(statsFile);
+        }
         writeIor(server.ior(), iorFile);
         System.out.println("ECHO-SERVER ready variant=" + variant.name() + " orb=" + variant.orbClass()
                 + " pid=" + ProcessHandle.current().pid() + " ior-file=" + iorFile);
@@ -190,6 +197,6 @@ public final class EchoServer implements AutoCloseable {
 
     private static void usage(PrintStream out) {
         out.println("usage: EchoServer --orb jacorb|irmi|NAME=BASE,key=value,... --ior-file FILE"
-                + " [--host 127.0.0.1] [--port 0] [--prop key=value]...");
+                + " [--host 127.0.0.1] [--port 0] [--prop key=value]... [--stats-file FILE]");
     }
 }

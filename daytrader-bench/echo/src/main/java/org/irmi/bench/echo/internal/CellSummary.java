@@ -21,11 +21,12 @@ import java.util.function.ToDoubleFunction;
  * @param errors           failed calls (exceptions, wrong echoes, callers left waiting) summed over the trials
  * @param rampMillis       median time to open every connection
  * @param readerThreads    median of the trials' peak connection reader threads (-1 if not seen)
+ * @param heapAfterGcKb    median of the trials' peak heap held after a collection, KiB (-1 if not known)
  */
 public record CellSummary(String variant, int payloadBytes, int connections, int trials, int failures,
                           String lastFailure, double callsPerSecond, double p50Micros, double p99Micros,
                           double serverThreads, double serverRssKb, int connectionsSeen, long errors,
-                          double rampMillis, double readerThreads) {
+                          double rampMillis, double readerThreads, double heapAfterGcKb) {
 
     /** Summarises {@code done} (completed trials) and {@code failed} failure messages. */
     public static CellSummary of(String variant, int payloadBytes, int connections, List<LoadRun.Trial> done,
@@ -33,7 +34,7 @@ public record CellSummary(String variant, int payloadBytes, int connections, int
         String lastFailure = failed.isEmpty() ? null : failed.get(failed.size() - 1);
         if (done.isEmpty()) {
             return new CellSummary(variant, payloadBytes, connections, 0, failed.size(), lastFailure,
-                    Double.NaN, Double.NaN, Double.NaN, Double.NaN, Double.NaN, 0, 0, Double.NaN, Double.NaN);
+                    Double.NaN, Double.NaN, Double.NaN, Double.NaN, Double.NaN, 0, 0, Double.NaN, Double.NaN, Double.NaN);
         }
         return new CellSummary(variant, payloadBytes, connections, done.size(), failed.size(), lastFailure,
                 median(done, t -> t.result().callsPerSecond()),
@@ -44,7 +45,8 @@ public record CellSummary(String variant, int payloadBytes, int connections, int
                 done.stream().mapToInt(t -> Math.min(t.serverConnections(), t.result().connected())).min().orElse(0),
                 done.stream().mapToLong(t -> t.result().failedCalls()).sum(),
                 median(done, t -> t.result().rampMillis()),
-                median(done, t -> t.readerThreads()));
+                median(done, t -> t.readerThreads()),
+                median(done, t -> t.heapAfterGcKb()));
     }
 
     /** True when at least one trial completed. */

@@ -29,13 +29,14 @@ public final class EchoReport {
     private final long openFiles;
     private final List<OrbVariant> variants;
     private final Map<String, ProcessSample> idle;
+    private final Map<String, Long> idleHeapKb;
     private final List<CellSummary> cells;
     private final List<String> notes;
     private final List<String> trialLines;
 
     public EchoReport(String command, BenchmarkOptions options, Instant started, Instant finished, String loadBefore,
                       String loadAfter, long openFiles, List<OrbVariant> variants, Map<String, ProcessSample> idle,
-                      List<CellSummary> cells, List<String> notes, List<String> trialLines) {
+                      Map<String, Long> idleHeapKb, List<CellSummary> cells, List<String> notes, List<String> trialLines) {
         this.command = command;
         this.options = options;
         this.started = started;
@@ -45,6 +46,7 @@ public final class EchoReport {
         this.openFiles = openFiles;
         this.variants = variants;
         this.idle = idle;
+        this.idleHeapKb = idleHeapKb;
         this.cells = cells;
         this.notes = notes;
         this.trialLines = trialLines;
@@ -83,7 +85,8 @@ public final class EchoReport {
                 .append(options.serverWarmup().toMillis()).append(" ms (100 B) and a third of that (64 KB).\n");
         sb.append("- Server threads and RSS: the peaks of `Threads` and `VmRSS` in `/proc/<pid>/status` during a trial"
                 + " (median over trials). Reader threads: threads named `ServerMessageReceptor*` (JacORB, one per connection)"
-                + " or `irmi-selector` (I-RMI), from `/proc/<pid>/task/*/comm`. Conns seen: the fewest established connections"
+                + " or `irmi-selector` (I-RMI), from `/proc/<pid>/task/*/comm`. Live heap: the most heap in use right after a"
+                + " garbage collection during the trial, which the server reports from its GC MXBeans. Conns seen: the fewest established connections"
                 + " on the server's port that any trial reached. Errors: calls that raised (30 s call timeout), wrong echoes,"
                 + " and callers still without a reply 10 s after the end, summed over the trials.\n");
         sb.append("- Variants (the first is the baseline of the ratios):\n");
@@ -97,6 +100,16 @@ public final class EchoReport {
         sb.append(renderTables());
         sb.append(renderPerConnection());
         sb.append(renderTargets());
+        sb.append("## Caveats\n\n");
+        sb.append("- Client and server share the machine's cores, so a server that spends less CPU per call leaves more to the"
+                + " client; every variant gets the same client.\n");
+        sb.append("- Other work ran on the machine at the same time (see the load averages). Trials alternate between the"
+                + " variants so the noise falls on all of them, and medians damp it, but on this machine differences of"
+                + " about 10% or less are within the noise: compare the trials below.\n");
+        sb.append("- Stock JacORB's accept backlog is 50, so opening 1,000 connections at once takes it seconds (ramp column)."
+                + " The ramp is not part of the measured interval.\n");
+        sb.append("- JacORB keeps up to 5 idle reader threads after connections close, so it shows reader threads above the"
+                + " connection count when few connections are open.\n\n");
         if (!notes.isEmpty()) {
             sb.append("## Notes\n\n");
             notes.forEach(n -> sb.append("- ").append(n).append('\n'));
@@ -111,25 +124,26 @@ public final class EchoReport {
     /** The results table and the ratios table. */
     public String renderTables() {
         StringBuilder sb = new StringBuilder("## Results (medians)\n\n");
-        sb.append("| payload | conns | variant | calls/s | p50 ms | p99 ms | server threads | reader threads | server RSS MB | conns seen | errors | ramp ms |\n");
-        sb.append("|---:|---:|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|\n");
+        sb.append("| payload | conns | variant | calls/s | p50 ms | p99 ms | server threads | reader threads | server RSS MB | live heap MB | conns seen | errors | ramp ms |\n");
+        sb.append("|---:|---:|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|\n");
         for (CellSummary c : cells) {
             if (!c.measured()) {
-                sb.append(String.format(Locale.ROOT, "| %s | %,d | %s | failed: %s | | | | | | | | |%n", size(c.payloadBytes()),
+                sb.append(String.format(Locale.ROOT, "| %s | %,d | %s | failed: %s | | | | | | | | | |%n", size(c.payloadBytes()),
                         c.connections(), c.variant(), c.lastFailure()));
                 continue;
             }
-            sb.append(String.format(Locale.ROOT, "| %s | %,d | %s | %,.0f | %.3f | %.3f | %.0f | %s | %.0f | %,d | %d | %.0f |%n",
+            sb.append(String.format(Locale.ROOT, "| %s | %,d | %s | %,.0f | %.3f | %.3f | %.0f | %s | %.0f | %s | %,d | %d | %.0f |%n",
                     size(c.payloadBytes()), c.connections(), c.variant() + (c.failures() > 0 ? " (" + c.failures() + " trials failed)" : ""),
                     c.callsPerSecond(), c.p50Micros() / 1e3, c.p99Micros() / 1e3, c.serverThreads(),
                     c.readerThreads() < 0 ? "?" : String.format(Locale.ROOT, "%.0f", c.readerThreads()), c.serverRssKb() / 1024,
+                    c.heapAfterGcKb() < 0 ? "?" : String.format(Locale.ROOT, "%.0f", c.heapAfterGcKb() / 1024),
                     c.connectionsSeen(), c.errors(), c.rampMillis()));
         }
         sb.append('\n');
         if (variants.size() > 1) {
             String base = variants.get(0).name();
             sb.append("## Ratios to `").append(base).append("` (medians; calls/s above 1 is better, the rest below 1 is better)\n\n");
-            sb.append("| payload | conns | variant | calls/s | p50 | p99 | threads | RSS |\n|---:|---:|---|---:|---:|---:|---:|---:|\n");
+            sb.append("| payload | conns | variant | calls/s | p50 | p99 | threads | RSS | live heap |\n|---:|---:|---|---:|---:|---:|---:|---:|---:|\n");
             for (CellSummary c : cells) {
                 if (c.variant().equals(base)) {
                     continue;
@@ -139,10 +153,10 @@ public final class EchoReport {
                     continue;
                 }
                 CellSummary j = b.get();
-                sb.append(String.format(Locale.ROOT, "| %s | %,d | %s | %.2f | %.2f | %.2f | %.2f | %.2f |%n",
+                sb.append(String.format(Locale.ROOT, "| %s | %,d | %s | %.2f | %.2f | %.2f | %.2f | %.2f | %.2f |%n",
                         size(c.payloadBytes()), c.connections(), c.variant(), c.callsPerSecond() / j.callsPerSecond(),
                         c.p50Micros() / j.p50Micros(), c.p99Micros() / j.p99Micros(), c.serverThreads() / j.serverThreads(),
-                        c.serverRssKb() / j.serverRssKb()));
+                        c.serverRssKb() / j.serverRssKb(), c.heapAfterGcKb() / j.heapAfterGcKb()));
             }
             sb.append('\n');
         }
@@ -155,9 +169,12 @@ public final class EchoReport {
         StringBuilder sb = new StringBuilder("## Threads and memory per connection\n\n");
         sb.append("Idle: after the warm-up, before the first trial. Per connection: (peak at ").append(String.format(Locale.ROOT, "%,d", maxConns))
                 .append(" connections, ").append(size(smallest)).append(" payload, minus idle) / ")
-                .append(String.format(Locale.ROOT, "%,d", maxConns)).append(". RSS also grows with the heap, so this is an upper bound.\n\n");
-        sb.append("| variant | idle threads | idle RSS MB | threads at max | RSS MB at max | threads per conn | RSS KB per conn |\n");
-        sb.append("|---|---:|---:|---:|---:|---:|---:|\n");
+                .append(String.format(Locale.ROOT, "%,d", maxConns)).append(". RSS mostly follows how far the garbage collector chose to"
+                        + " grow the heap, so it is a coarse measure; the live heap (heap in use right after the latest"
+                        + " collection) shows what the server holds.\n\n");
+        sb.append("| variant | idle threads | idle RSS MB | idle live heap MB | threads at max | RSS MB at max | live heap MB at max"
+                + " | threads per conn | RSS KB per conn | live heap KB per conn |\n");
+        sb.append("|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|\n");
         for (OrbVariant v : variants) {
             ProcessSample i = idle.get(v.name());
             Optional<CellSummary> at = find(v.name(), smallest, maxConns);
@@ -165,9 +182,14 @@ public final class EchoReport {
                 continue;
             }
             CellSummary c = at.get();
-            sb.append(String.format(Locale.ROOT, "| %s | %d | %d | %.0f | %.0f | %.3f | %.1f |%n", v.name(), i.threads(),
-                    i.rssKb() / 1024, c.serverThreads(), c.serverRssKb() / 1024,
-                    (c.serverThreads() - i.threads()) / maxConns, (c.serverRssKb() - i.rssKb()) / maxConns));
+            long idleHeap = idleHeapKb.getOrDefault(v.name(), -1L);
+            boolean heapKnown = idleHeap >= 0 && c.heapAfterGcKb() >= 0;
+            sb.append(String.format(Locale.ROOT, "| %s | %d | %d | %s | %.0f | %.0f | %s | %.3f | %.1f | %s |%n", v.name(),
+                    i.threads(), i.rssKb() / 1024, heapKnown ? Long.toString(idleHeap / 1024) : "?",
+                    c.serverThreads(), c.serverRssKb() / 1024,
+                    heapKnown ? String.format(Locale.ROOT, "%.0f", c.heapAfterGcKb() / 1024) : "?",
+                    (c.serverThreads() - i.threads()) / maxConns, (c.serverRssKb() - i.rssKb()) / maxConns,
+                    heapKnown ? String.format(Locale.ROOT, "%.1f", (c.heapAfterGcKb() - idleHeap) / maxConns) : "?"));
         }
         sb.append('\n');
         return sb.toString();
@@ -189,8 +211,9 @@ public final class EchoReport {
                         String.format(Locale.ROOT, "clearly ahead (>= %.1fx) at %,d connections", CLEARLY_AHEAD, max)));
                 find(v.name(), payload, max).filter(CellSummary::measured).ifPresent(c -> find(base, payload, max)
                         .filter(CellSummary::measured).ifPresent(b -> sb.append(String.format(Locale.ROOT,
-                                "; threads %.0f vs %.0f, RSS %.0f MB vs %.0f MB", c.serverThreads(), b.serverThreads(),
-                                c.serverRssKb() / 1024, b.serverRssKb() / 1024))));
+                                "; threads %.0f vs %.0f, RSS %.0f MB vs %.0f MB, live heap %.0f MB vs %.0f MB",
+                                c.serverThreads(), b.serverThreads(), c.serverRssKb() / 1024, b.serverRssKb() / 1024,
+                                c.heapAfterGcKb() / 1024, b.heapAfterGcKb() / 1024))));
                 sb.append('\n');
             }
         }

@@ -26,9 +26,10 @@ public final class LoadRun {
      * @param serverRssKb         the largest resident set of the server, KiB
      * @param serverConnections   the most established connections on the server's port
      * @param readerThreads       the most connection reader threads the server had (-1 if not watched)
+     * @param heapAfterGcKb       the most heap the server held after a garbage collection, KiB (-1 if not known)
      */
     public record Trial(LoadResult result, int serverThreads, long serverRssKb, int serverConnections,
-                        int readerThreads) {
+                        int readerThreads, long heapAfterGcKb) {
     }
 
     private LoadRun() {
@@ -50,6 +51,13 @@ public final class LoadRun {
      */
     public static Trial run(Path client, Path iorFile, long serverPid, int serverPort, int connections,
                             int payloadBytes, Duration warmup, Duration measure, List<String> orbArgs) {
+        return run(client, iorFile, serverPid, serverPort, null, connections, payloadBytes, warmup, measure, orbArgs);
+    }
+
+    /** As above, also watching the heap figures the server keeps in {@code serverStatsFile} (may be null). */
+    public static Trial run(Path client, Path iorFile, long serverPid, int serverPort, Path serverStatsFile,
+                            int connections, int payloadBytes, Duration warmup, Duration measure,
+                            List<String> orbArgs) {
         List<String> cmd = new ArrayList<>(List.of(client.toString(), "-ior-file", iorFile.toString(),
                 "-connections", Integer.toString(connections), "-payload", Integer.toString(payloadBytes),
                 "-warmup-ms", Long.toString(warmup.toMillis()), "-duration-ms", Long.toString(measure.toMillis()),
@@ -67,6 +75,7 @@ public final class LoadRun {
         long rssKb = 0;
         int conns = 0;
         int readers = -1;
+        long heapKb = -1;
         int samples = 0;
         try {
             while (!p.waitFor(SAMPLE_EVERY_MILLIS, TimeUnit.MILLISECONDS)) {
@@ -83,13 +92,16 @@ public final class LoadRun {
                     if (samples++ % 5 == 2) {
                         readers = Math.max(readers, ProcessSample.readerThreads(serverPid));
                     }
+                    if (serverStatsFile != null) {
+                        heapKb = Math.max(heapKb, HeapStats.read(serverStatsFile));
+                    }
                 }
             }
             String output = out.get(10, TimeUnit.SECONDS);
             if (p.exitValue() != 0) {
                 throw new IllegalStateException("load client failed (exit " + p.exitValue() + "):\n" + output);
             }
-            return new Trial(LoadResult.parse(output), threads, rssKb, conns, readers);
+            return new Trial(LoadResult.parse(output), threads, rssKb, conns, readers, heapKb);
         } catch (InterruptedException e) {
             p.destroyForcibly();
             Thread.currentThread().interrupt();

@@ -22,12 +22,14 @@ public final class ServerProcess implements AutoCloseable {
     private final Process process;
     private final Path iorFile;
     private final IorInfo ior;
+    private final Path statsFile;
 
-    private ServerProcess(String variantSpec, Process process, Path iorFile, IorInfo ior) {
+    private ServerProcess(String variantSpec, Process process, Path iorFile, IorInfo ior, Path statsFile) {
         this.variantSpec = variantSpec;
         this.process = process;
         this.iorFile = iorFile;
         this.ior = ior;
+        this.statsFile = statsFile;
     }
 
     /**
@@ -43,12 +45,13 @@ public final class ServerProcess implements AutoCloseable {
         Files.createDirectories(workDir);
         Path iorFile = workDir.resolve(name + ".ior");
         Path log = workDir.resolve(name + "-server.log");
+        Path stats = workDir.resolve(name + ".heap");
         Files.deleteIfExists(iorFile);
         String java = Path.of(System.getProperty("java.home"), "bin", "java").toString();
         List<String> cmd = new ArrayList<>(List.of(java));
         cmd.addAll(JVM_OPTIONS);
         cmd.addAll(List.of("-cp", System.getProperty("java.class.path"), "org.irmi.bench.echo.EchoServer",
-                "--orb", variantSpec, "--ior-file", iorFile.toString()));
+                "--orb", variantSpec, "--ior-file", iorFile.toString(), "--stats-file", stats.toString()));
         Process p = new ProcessBuilder(cmd).redirectErrorStream(true).redirectOutput(log.toFile()).start();
         long deadline = System.nanoTime() + startTimeout.toNanos();
         try {
@@ -70,7 +73,7 @@ public final class ServerProcess implements AutoCloseable {
             throw new IllegalStateException("interrupted while starting " + name, e);
         }
         try {
-            return new ServerProcess(variantSpec, p, iorFile, IorInfo.parse(Files.readString(iorFile)));
+            return new ServerProcess(variantSpec, p, iorFile, IorInfo.parse(Files.readString(iorFile)), stats);
         } catch (IllegalArgumentException e) {
             p.destroyForcibly();
             throw new IllegalStateException("echo server '" + name + "' wrote an unusable IOR: " + e.getMessage(), e);
@@ -90,6 +93,16 @@ public final class ServerProcess implements AutoCloseable {
     /** The parsed IOR (host, port, key). */
     public IorInfo ior() {
         return ior;
+    }
+
+    /** The heap the server held after its last garbage collection, KiB; -1 when not known yet. */
+    public long heapAfterGcKb() {
+        return HeapStats.read(statsFile);
+    }
+
+    /** The file the server keeps its heap figures in. */
+    public Path statsFile() {
+        return statsFile;
     }
 
     /** What {@code --orb} was given. */

@@ -28,6 +28,8 @@ abstract class OmniOrbInteropContract {
     private EchoServer server;
     private GiopRelay relay;
     private Processes.Result run;
+    /** How many threads named irmi-selector appeared when the server started. */
+    long selectorThreadsStarted;
 
     /** The variant under test. */
     abstract OrbVariant variant();
@@ -39,7 +41,9 @@ abstract class OmniOrbInteropContract {
         assumeTrue(variant().isAvailable(),
                 () -> "interop test for " + variant().name() + " skipped: " + variant().orbClass() + " is not on the class path yet");
         NativeClients clients = NativeClients.build();
+        long selectorsBefore = selectorThreads();
         server = EchoServer.start(variant(), "127.0.0.1", 0, Map.of());
+        selectorThreadsStarted = selectorThreads() - selectorsBefore;
         IorInfo ior = IorInfo.parse(server.ior());
         relay = new GiopRelay(ior.host(), ior.port());
         run = Processes.run(List.of(clients.interopClient().toString(),
@@ -48,6 +52,10 @@ abstract class OmniOrbInteropContract {
                         "-buffered-size", Integer.toString(ONE_MB),
                         "-ORBmaxGIOPVersion", "1.2", "-ORBgiopMaxMsgSize", Integer.toString(4 * ONE_MB)),
                 null, Duration.ofSeconds(60));
+    }
+
+    private static long selectorThreads() {
+        return Thread.getAllStackTraces().keySet().stream().filter(t -> t.getName().equals("irmi-selector")).count();
     }
 
     @AfterAll
