@@ -233,6 +233,25 @@ class BadInputTest {
     }
 
     @Test
+    void shouldAnswerMessageErrorWhenRequestHeaderIsMalformed() throws IOException {
+        long before = stats().messageErrorsSent();
+        try (GiopClient c = new GiopClient(port)) {
+            GiopClient.Cdr m = new GiopClient.Cdr();
+            m.header(0, 2, 0);
+            m.ulong(1);
+            m.octet(3);
+            m.raw(new byte[3]);
+            m.ushort(0);
+            m.ulong(1_000_000); // object key length far beyond the message
+            m.raw(new byte[8]);
+            c.send(m.finish());
+            assertThat(GiopClient.type(c.readMessage())).isEqualTo(6);
+            assertThat(c.refused()).isTrue();
+        }
+        assertThat(stats().messageErrorsSent()).isGreaterThan(before);
+    }
+
+    @Test
     void shouldCloseWhenClientSendsAReply() throws IOException {
         try (GiopClient c = new GiopClient(port)) {
             GiopClient.Cdr r = new GiopClient.Cdr();

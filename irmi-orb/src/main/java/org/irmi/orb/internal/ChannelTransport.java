@@ -24,7 +24,7 @@ final class ChannelTransport extends org.omg.ETF._ConnectionLocalBase {
     private final Configuration configuration;
     private static final int INITIAL_STAGING_BYTES = 1024;
     private static final int KEEP_STAGING_BYTES = 64 * 1024;
-    private byte[] staging = new byte[INITIAL_STAGING_BYTES];
+    private byte[] staging = new byte[0]; // allocated on the first reply
     private int stagedBytes;
     private volatile Profile peerProfile;
 
@@ -38,7 +38,8 @@ final class ChannelTransport extends org.omg.ETF._ConnectionLocalBase {
         // JacORB returns the chunk's buffer to its pool before it calls flush() (MessageOutputStream
         // closes itself in write_to), so the bytes must be copied here.
         if (stagedBytes + length > staging.length) {
-            staging = Arrays.copyOf(staging, Math.max(staging.length * 2, stagedBytes + length));
+            staging = Arrays.copyOf(staging, Math.max(Math.max(INITIAL_STAGING_BYTES, staging.length * 2),
+                    stagedBytes + length));
         }
         System.arraycopy(data, offset, staging, stagedBytes, length);
         stagedBytes += length;

@@ -360,6 +360,11 @@ final class SelectorLoop implements IrmiTransport, Runnable {
             } else {
                 requestListener.locateRequestReceived(t.message(), c.giop);
             }
+        } catch (org.omg.CORBA.SystemException e) {
+            // JacORB answers every failure after it has parsed the request header itself, so an
+            // exception escaping here means the header could not be read: malformed input.
+            LOG.debug("malformed request on connection {}: {}", c.id, e.toString());
+            c.messageErrorAndClose(Giop.minor(t.message()));
         } catch (Throwable e) {
             LOG.warn("dispatching a request failed", e);
         } finally {
