@@ -25,7 +25,7 @@ import org.junit.jupiter.api.io.TempDir;
 class ExperimentsCiTest {
 
     @TempDir
-    Path dir;
+    static Path dir;
 
     private ExperimentsMain.Report report;
     private final ByteArrayOutputStream terminal = new ByteArrayOutputStream();

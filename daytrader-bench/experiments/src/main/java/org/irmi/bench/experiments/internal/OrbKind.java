@@ -69,7 +69,7 @@ public enum OrbKind {
         options.add("-Dorg.omg.CORBA.SkipGmbalInit=true");
         options.add("-DOAIAddr=127.0.0.1"); // loopback IORs: the experiments never leave this machine
         // A lost reply ends the call with TIMEOUT instead of hanging a client for the rest of the run.
-        options.add("-Djacorb.connection.client.pending_reply_timeout=20000");
+        options.add("-Djacorb.connection.client.pending_reply_timeout=60000");
         if (this == PLAIN) {
             options.add("-Dorg.omg.CORBA.ORBClass=org.jacorb.orb.ORB");
             options.add("-Dorg.omg.CORBA.ORBSingletonClass=org.jacorb.orb.ORBSingleton");

@@ -81,7 +81,16 @@ public final class CrosstalkExperiment implements Experiment {
         }
         Map<Case, Map<Integer, long[]>> measured = new LinkedHashMap<>();
         for (Case c : cases) {
-            measured.put(c, runCase(context, c, reps, warmup));
+            try {
+                measured.put(c, runCase(context, c, reps, warmup));
+            } catch (Exception e) {
+                // One failed condition must not hide the others: record it and go on.
+                String reason = e.getMessage() == null ? e.toString() : e.getMessage().lines().limit(4)
+                        .reduce((a, b) -> a + " / " + b).orElse("");
+                result.note("FAILED CONDITION '" + c.label() + "': " + reason);
+                context.say("FAILED: " + c.label() + ": " + reason);
+                measured.put(c, new TreeMap<>());
+            }
         }
         writeCsv(context, measured);
         report(result, measured, reps);
@@ -113,7 +122,9 @@ public final class CrosstalkExperiment implements Experiment {
                     context.logDir()));
             new ProgressBar(context.terminal()).steps("crosstalk " + c.label() + " (sizes)", SIZES.length,
                     () -> large.linesWith("RESULT").size(), () -> !large.alive(), 300_000);
-            large.await("DONE", 5_000);
+            if (large.linesWith("RESULT").size() < SIZES.length) {
+                large.await("DONE", 5_000); // throws with the client's last output
+            }
             Map<Integer, long[]> bySize = new TreeMap<>();
             for (String line : large.linesWith("RESULT")) {
                 String[] cells = line.split(" ");

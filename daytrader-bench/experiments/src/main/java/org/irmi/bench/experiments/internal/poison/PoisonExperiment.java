@@ -77,20 +77,26 @@ public final class PoisonExperiment implements Experiment {
         double episodePercent(int k) {
             long from = episodes.get(k).startMillis() / 1000;
             double baseline = backend.throughput(from - BASELINE_SECONDS, from);
-            return 100 * backend.throughput(from, from + POISON_MILLIS / 1000) / baseline;
+            return baseline > 0 ? 100 * backend.throughput(from, from + POISON_MILLIS / 1000) / baseline : Double.NaN;
         }
 
+        /** Mean over the episodes after the first; NaN when none could be measured. */
         double laterEpisodesPercent() {
             double sum = 0;
+            int n = 0;
             for (int k = 1; k < episodes.size(); k++) {
-                sum += episodePercent(k);
+                double p = episodePercent(k);
+                if (!Double.isNaN(p)) {
+                    sum += p;
+                    n++;
+                }
             }
-            return episodes.size() > 1 ? sum / (episodes.size() - 1) : Double.NaN;
+            return n > 0 ? sum / n : Double.NaN;
         }
 
         double afterPercent() {
             long from = episodes.get(episodes.size() - 1).startMillis() / 1000 + POISON_MILLIS / 1000 + 2;
-            return 100 * backend.throughput(from, endSecond) / steady();
+            return steady() > 0 ? 100 * backend.throughput(from, endSecond) / steady() : Double.NaN;
         }
 
         /** @return the episode (1-based) after which poison calls were rejected, or 0 when never */

@@ -129,7 +129,7 @@ final class PoisonReport {
             result.goal(new Goal("poison", "I-RMI filters no normal operation", "-", "not run", false));
         } else {
             result.goal(new Goal("poison", "I-RMI keeps >= 90% of steady throughput during (later) poison episodes",
-                    fmt(plainWorst) + "%", fmt(irmiWorst) + "%", irmiWorst >= 90));
+                    fmt(plainWorst) + "%", fmt(irmiWorst) + "%", !Double.isNaN(irmiWorst) && irmiWorst >= 90));
             boolean first = irmi.stream().allMatch(r -> r.identifiedInEpisode() == 1);
             result.goal(new Goal("poison", "I-RMI identifies the poison operation in the first episode", plainEpisode,
                     irmi.stream().map(r -> episodeText(r.identifiedInEpisode())).toList().toString(), first));
