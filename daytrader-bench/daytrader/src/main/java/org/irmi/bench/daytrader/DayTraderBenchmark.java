@@ -71,6 +71,9 @@ public final class DayTraderBenchmark {
                     // Warm-up: JIT, connection pools, caches. Discarded.
                     HttperfResult warm = Httperf.run(Httperf.saturation("127.0.0.1", dt.webPort(), sessions,
                             Math.max(20, warmup * 10)), Duration.ofMinutes(5));
+                    // A second, warm run of about `warmup` seconds measures the rate that sizes the saturating run.
+                    warm = Httperf.run(Httperf.saturation("127.0.0.1", dt.webPort(), sessions,
+                            Math.max(20, (int) (warm.replyThroughputPerSecond() * warmup / sessions))), Duration.ofMinutes(5));
                     Sample paper = measure(dt, Httperf.paperLoad("127.0.0.1", dt.webPort(), seconds), seconds);
                     results.computeIfAbsent("paper/" + orb.flag(), k -> new ArrayList<>()).add(paper);
                     System.err.println("benchmark:   paper load " + paper);
