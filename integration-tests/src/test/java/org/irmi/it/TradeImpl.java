@@ -9,6 +9,7 @@ public class TradeImpl implements Trade {
     final AtomicLong quotes = new AtomicLong();
     final AtomicLong delivered = new AtomicLong();
     final AtomicLong poisons = new AtomicLong();
+    final AtomicLong smallEvents = new AtomicLong();
     /** While &gt; 0, each delivery takes this long (a secondary slowed by stress elsewhere). */
     volatile long slowNanos;
 
@@ -48,6 +49,9 @@ public class TradeImpl implements Trade {
             LockSupport.parkNanos(slow);
         }
         delivered.incrementAndGet();
+        if (event.length <= 1024) {
+            smallEvents.incrementAndGet();
+        }
         return event.length;
     }
 

@@ -22,6 +22,10 @@ import org.slf4j.LoggerFactory;
  * they are function counters over the adders, bound once by {@link #bindTo}. Tags are bounded:
  * {@code point} (3 values) x {@code action} (7 values).
  *
+ * <p>Logging is bounded: at most one line per point and action per second (a triggered point may
+ * decide thousands of calls a second); the next line says how many were not logged. Listeners
+ * and counters see every event.
+ *
  * <p>THREAD SAFETY: all methods may be called from any thread.
  */
 public final class DecisionRecorder implements MeterBinder {
@@ -30,6 +34,12 @@ public final class DecisionRecorder implements MeterBinder {
             new LongAdder[PointKind.values().length][Decision.Action.values().length];
     private final List<DecisionListener> listeners = new CopyOnWriteArrayList<>();
     private final LongSupplier wallClockMillis;
+    private final java.util.concurrent.atomic.AtomicLongArray nextLogMillis =
+            new java.util.concurrent.atomic.AtomicLongArray(
+                    PointKind.values().length * Decision.Action.values().length);
+    private final java.util.concurrent.atomic.AtomicLongArray suppressed =
+            new java.util.concurrent.atomic.AtomicLongArray(
+                    PointKind.values().length * Decision.Action.values().length);
 
     /** @param wallClockMillis wall time for event timestamps */
     public DecisionRecorder(LongSupplier wallClockMillis) {
@@ -57,10 +67,20 @@ public final class DecisionRecorder implements MeterBinder {
         counts[point.ordinal()][decision.action().ordinal()].increment();
         DecisionEvent event = new DecisionEvent(point, stream, module, decision, evidence,
                 wallClockMillis.getAsLong());
-        if (decision.action() == Decision.Action.PROCEED) {
-            LOG.debug("{}", event.toLogLine());
+        int slot = point.ordinal() * Decision.Action.values().length + decision.action().ordinal();
+        long now = event.wallTimeMillis();
+        long next = nextLogMillis.get(slot);
+        if (now >= next && nextLogMillis.compareAndSet(slot, next, now + 1000)) {
+            long skipped = suppressed.getAndSet(slot, 0);
+            String line = skipped == 0 ? event.toLogLine()
+                    : event.toLogLine() + " (" + skipped + " more in the last second, not logged)";
+            if (decision.action() == Decision.Action.PROCEED) {
+                LOG.debug("{}", line);
+            } else {
+                LOG.info("{}", line);
+            }
         } else {
-            LOG.info("{}", event.toLogLine());
+            suppressed.incrementAndGet(slot);
         }
         for (DecisionListener l : listeners) {
             try {
