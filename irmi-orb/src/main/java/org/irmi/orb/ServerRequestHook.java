@@ -15,4 +15,13 @@ public interface ServerRequestHook {
 
     /** Decide for one request: empty to let it through, a rejection to answer it now. */
     Optional<Rejection> onRequest(RequestHeader header);
+
+    /**
+     * Decide for one request with the forward option too: a {@link ServerVerdict#forward} is
+     * answered at once with a GIOP LOCATION_FORWARD reply. The default asks {@link #onRequest}.
+     */
+    default ServerVerdict decide(RequestHeader header) {
+        Optional<Rejection> r = onRequest(header);
+        return r == null || r.isEmpty() ? ServerVerdict.PROCEED : ServerVerdict.reject(r.get());
+    }
 }

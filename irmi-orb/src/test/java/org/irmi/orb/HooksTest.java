@@ -155,6 +155,35 @@ class HooksTest {
     }
 
     @Test
+    void shouldForwardClientWithLocationForwardWhenServerHookForwards() {
+        String other = Orbs.serve(server, new EchoServant() {
+            @Override
+            public String echoString(String s) {
+                return "other:" + s;
+            }
+        });
+        List<String> forwardedOps = new CopyOnWriteArrayList<>();
+        serverHooks().setServerRequestHook(new ServerRequestHook() {
+            @Override
+            public Optional<Rejection> onRequest(RequestHeader h) {
+                return Optional.empty();
+            }
+
+            @Override
+            public ServerVerdict decide(RequestHeader h) {
+                if (java.util.Arrays.equals(h.objectKey(), key)) {
+                    forwardedOps.add(h.operation());
+                    return ServerVerdict.forward(other);
+                }
+                return ServerVerdict.PROCEED;
+            }
+        });
+        assertThat(echo.echoString("x")).isEqualTo("other:x");
+        assertThat(servantCalls).hasValue(0);
+        assertThat(forwardedOps).containsExactly("echoString");
+    }
+
+    @Test
     void shouldReportCpuAndAllocationPerRequestWhenCostListenerIsSet() {
         List<RequestCost> costs = new CopyOnWriteArrayList<>();
         serverHooks().setRequestCostListener(costs::add);

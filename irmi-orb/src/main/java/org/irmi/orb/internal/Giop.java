@@ -20,6 +20,7 @@ final class Giop {
     static final int FRAGMENT = 7;
 
     private static final int REPLY_SYSTEM_EXCEPTION = 2;
+    private static final int REPLY_LOCATION_FORWARD = 3;
 
     /** Verdict on a 12-byte header. */
     enum HeaderCheck { OK, BAD_MAGIC, BAD_VERSION, TOO_LARGE }
@@ -88,6 +89,30 @@ final class Giop {
     /** A body-less message of the given type (MessageError, CloseConnection). */
     static byte[] emptyMessage(int type, int minor) {
         return new byte[] {'G', 'I', 'O', 'P', 1, (byte) minor, 0, (byte) type, 0, 0, 0, 0};
+    }
+
+    /** A big-endian Reply with status LOCATION_FORWARD whose body is {@code ior}. */
+    static byte[] locationForwardReply(int minor, int requestId, org.omg.IOP.IOR ior, int[] contextIds,
+                                       byte[][] contextData) {
+        CdrWriter w = new CdrWriter(256);
+        w.header(REPLY, minor);
+        if (minor == 2) {
+            w.writeULong(requestId);
+            w.writeULong(REPLY_LOCATION_FORWARD);
+            w.writeContexts(contextIds, contextData);
+            w.alignBody8();
+        } else {
+            w.writeContexts(contextIds, contextData);
+            w.writeULong(requestId);
+            w.writeULong(REPLY_LOCATION_FORWARD);
+        }
+        w.writeString(ior.type_id);
+        w.writeULong(ior.profiles.length);
+        for (org.omg.IOP.TaggedProfile p : ior.profiles) {
+            w.writeULong(p.tag);
+            w.writeOctets(p.profile_data);
+        }
+        return w.finish();
     }
 
     /**

@@ -38,7 +38,7 @@ public final class SelectorListener extends org.jacorb.orb.etf.ListenerBase {
         TransportConfig transportConfig = TransportConfig.from(configuration);
         try {
             loop = new SelectorLoop(transportConfig, hooks, address.getConfiguredHost(), address.getPort(),
-                    this::newGiopConnection, System::nanoTime);
+                    this::newGiopConnection, this::parseIor, System::nanoTime);
         } catch (IOException e) {
             throw new INITIALIZE("I-RMI cannot listen on " + address + ": " + e);
         }
@@ -72,6 +72,23 @@ public final class SelectorListener extends org.jacorb.orb.etf.ListenerBase {
             throw new INITIALIZE("cannot configure server connection: " + e.getMessage());
         }
         return g;
+    }
+
+    private final java.util.Map<String, org.omg.IOP.IOR> iors = new java.util.concurrent.ConcurrentHashMap<>();
+
+    /** An {@code IOR:} string as an IOR struct; parsing only (no I/O), cached for repeated forwards. */
+    private org.omg.IOP.IOR parseIor(String ior) {
+        org.omg.IOP.IOR cached = iors.get(ior);
+        if (cached != null) {
+            return cached;
+        }
+        org.omg.CORBA.Object o = orb.string_to_object(ior);
+        org.omg.IOP.IOR parsed = ((org.jacorb.orb.Delegate) ((org.omg.CORBA.portable.ObjectImpl) o)._get_delegate())
+                .getIOR();
+        if (iors.size() < 64) {
+            iors.put(ior, parsed);
+        }
+        return parsed;
     }
 
     @Override

@@ -29,6 +29,7 @@ import org.irmi.orb.Rejection;
 import org.irmi.orb.ReplyContextProvider;
 import org.irmi.orb.RequestHeader;
 import org.irmi.orb.ServerRequestHook;
+import org.irmi.orb.ServerVerdict;
 import org.irmi.orb.TransportStats;
 import org.jacorb.orb.giop.RequestListener;
 import org.slf4j.Logger;
@@ -68,6 +69,7 @@ final class SelectorLoop implements IrmiTransport, Runnable {
     private final LongSupplier nanoClock;
     private final ByteBuffer readBuffer = ByteBuffer.allocateDirect(READ_BUFFER_BYTES);
     private final Function<InboundConnection, IrmiServerGIOPConnection> giopFactory;
+    private final Function<String, org.omg.IOP.IOR> iorResolver;
     private volatile RequestListener requestListener;
     private volatile boolean running = true;
     private volatile boolean reading = true;
@@ -75,9 +77,11 @@ final class SelectorLoop implements IrmiTransport, Runnable {
     private long nowNanos;
 
     SelectorLoop(TransportConfig config, IrmiHooks hooks, InetAddress host, int port,
-                 Function<InboundConnection, IrmiServerGIOPConnection> giopFactory, LongSupplier nanoClock)
+                 Function<InboundConnection, IrmiServerGIOPConnection> giopFactory,
+                 Function<String, org.omg.IOP.IOR> iorResolver, LongSupplier nanoClock)
             throws IOException {
         this.config = config;
+        this.iorResolver = iorResolver;
         this.hooks = hooks;
         this.giopFactory = giopFactory;
         this.nanoClock = nanoClock;
@@ -277,17 +281,19 @@ final class SelectorLoop implements IrmiTransport, Runnable {
                     .asReadOnlyBuffer();
             RequestHeader h = new RequestHeader(c.id, c.peerAddress, minor, p.requestId(), p.responseExpected(),
                     p.operation(), p.objectKey(), m.length, p.serviceContexts(), args);
-            Optional<Rejection> verdict;
+            ServerVerdict verdict;
             try {
-                verdict = hook.onRequest(h);
+                verdict = hook.decide(h);
             } catch (RuntimeException e) {
                 LOG.warn("server request hook failed; request let through", e);
-                verdict = Optional.empty();
+                verdict = ServerVerdict.PROCEED;
             }
-            if (verdict != null && verdict.isPresent()) {
+            if (verdict != null && verdict.kind() != ServerVerdict.Kind.PROCEED) {
                 counters.earlyRejections.add(1);
                 if (p.responseExpected()) {
-                    c.send(rejectionReply(minor, p.requestId(), verdict.get(), p.operation()));
+                    c.send(verdict.kind() == ServerVerdict.Kind.REJECT
+                            ? rejectionReply(minor, p.requestId(), verdict.rejection(), p.operation())
+                            : forwardReply(minor, p.requestId(), verdict.forwardTo(), p.operation()));
                 }
                 return;
             }
@@ -319,6 +325,19 @@ final class SelectorLoop implements IrmiTransport, Runnable {
     }
 
     private byte[] rejectionReply(int minor, int requestId, Rejection r, String operation) {
+        Object[] ctx = replyContexts(operation, true);
+        return Giop.systemExceptionReply(minor, requestId, r.repositoryId(), r.minorCode(),
+                r.completed().ordinal(), (int[]) ctx[0], (byte[][]) ctx[1]); // YES=0, NO=1, MAYBE=2 as in CORBA
+    }
+
+    private byte[] forwardReply(int minor, int requestId, String ior, String operation) {
+        Object[] ctx = replyContexts(operation, false);
+        org.omg.IOP.IOR target = iorResolver.apply(ior);
+        return Giop.locationForwardReply(minor, requestId, target, (int[]) ctx[0], (byte[][]) ctx[1]);
+    }
+
+    /** The providers' contexts for one reply: {int[] ids, byte[][] data}. */
+    private Object[] replyContexts(String operation, boolean exceptionReply) {
         List<ReplyContextProvider> providers = hooks.replyContextProviders();
         int[] ids = new int[providers.size()];
         byte[][] data = new byte[providers.size()][];
@@ -326,7 +345,7 @@ final class SelectorLoop implements IrmiTransport, Runnable {
         for (ReplyContextProvider provider : providers) {
             byte[] d;
             try {
-                d = provider.contextData(operation, true);
+                d = provider.contextData(operation, exceptionReply);
             } catch (RuntimeException e) {
                 LOG.warn("reply context provider failed", e);
                 d = null;
@@ -340,8 +359,7 @@ final class SelectorLoop implements IrmiTransport, Runnable {
             ids = java.util.Arrays.copyOf(ids, n);
             data = java.util.Arrays.copyOf(data, n);
         }
-        return Giop.systemExceptionReply(minor, requestId, r.repositoryId(), r.minorCode(),
-                r.completed().ordinal(), ids, data); // YES=0, NO=1, MAYBE=2 as in CORBA
+        return new Object[] {ids, data};
     }
 
     /** Runs on a dispatch worker: hands one request to JacORB. */

@@ -46,6 +46,7 @@ import org.irmi.orb.IrmiHooks;
 import org.irmi.orb.IrmiORB;
 import org.irmi.orb.IrmiTransport;
 import org.irmi.orb.Rejection;
+import org.irmi.orb.ServerVerdict;
 import org.irmi.orb.ReplyContextListener;
 import org.irmi.orb.ReplyContextProvider;
 import org.irmi.orb.RequestCost;
@@ -198,7 +199,18 @@ public final class OrbIsolation implements AutoCloseable {
 
     private void installHooks() {
         IrmiHooks hooks = orb.hooks();
-        hooks.setServerRequestHook(this::onRequestHeader);
+        hooks.setServerRequestHook(new org.irmi.orb.ServerRequestHook() {
+            @Override
+            public Optional<Rejection> onRequest(RequestHeader header) {
+                ServerVerdict v = onRequestHeader(header);
+                return v.kind() == ServerVerdict.Kind.REJECT ? Optional.of(v.rejection()) : Optional.empty();
+            }
+
+            @Override
+            public ServerVerdict decide(RequestHeader header) {
+                return onRequestHeader(header);
+            }
+        });
         hooks.setRequestCostListener(this::onRequestCost);
         hooks.addReplyContextProvider(new ReplyContextProvider() {
             @Override
@@ -236,7 +248,7 @@ public final class OrbIsolation implements AutoCloseable {
     }
 
     /** SELECTOR THREAD: never blocks. */
-    private Optional<Rejection> onRequestHeader(RequestHeader h) {
+    private ServerVerdict onRequestHeader(RequestHeader h) {
         IsolationRuntime rt = runtime;
         String key = new String(h.objectKey(), StandardCharsets.ISO_8859_1);
         rt.slowClient().ifPresent(sc -> sc.onIncoming(h.operation()));
@@ -257,19 +269,35 @@ public final class OrbIsolation implements AutoCloseable {
             headers.add(req);
         }
         if (poison == null) {
-            return Optional.empty();
+            return ServerVerdict.PROCEED;
         }
         Decision d = poison.onRequestHeader(req).enforceableOnReaderThread();
         if (d instanceof Decision.Proceed) {
             poison.onDispatchStart(req.requestKey());
-            return Optional.empty();
+            return ServerVerdict.PROCEED;
         }
         if (d instanceof Decision.Reject r) {
-            return Optional.of(new Rejection(r.kind().name(), r.minor(), Rejection.Completion.NO, r.reason()));
+            return ServerVerdict.reject(new Rejection(r.kind().name(), r.minor(), Rejection.Completion.NO, r.reason()));
         }
-        // Forward: a LOCATION_FORWARD reply from the reader thread is not built (yet)
-        return Optional.of(Rejection.transientFailure(MinorCodes.NOT_ENFORCEABLE_HERE,
-                "forward is not enforced on the server reader thread"));
+        if (d instanceof Decision.Forward f && f.target() instanceof org.omg.CORBA.Object o) {
+            return ServerVerdict.forward(iorOf(o)); // LOCATION_FORWARD reply from the reader thread
+        }
+        return ServerVerdict.reject(Rejection.transientFailure(MinorCodes.NOT_ENFORCEABLE_HERE,
+                d.action() + " is not enforceable on the server reader thread"));
+    }
+
+    private final Map<org.omg.CORBA.Object, String> iorStrings = new java.util.concurrent.ConcurrentHashMap<>();
+
+    /** Stringified IOR of a forward target; cached, since the reader thread must not do repeated work. */
+    private String iorOf(org.omg.CORBA.Object o) {
+        String s = iorStrings.get(o);
+        if (s == null) {
+            s = orb.object_to_string(o);
+            if (iorStrings.size() < 64) {
+                iorStrings.put(o, s);
+            }
+        }
+        return s;
     }
 
     private void onRequestCost(RequestCost c) {
