@@ -143,8 +143,9 @@ final class IsolationGlue implements AutoCloseable {
                 d.get(args);
             }
         }
+        // object keys as ISO-8859-1 text, as the SLA's objectKey globs are matched
         IncomingRequest req = new IncomingRequest(h.connectionId(), h.requestId(), h.peerAddress(),
-                h.objectKeyString(), h.operation(), h.messageBytes(), h.responseExpected(), null, args);
+                new String(h.objectKey(), java.nio.charset.StandardCharsets.ISO_8859_1), h.operation(), h.messageBytes(), h.responseExpected(), null, args);
         if (runtime.crosstalkConfig().isPresent()) {
             headersForCrosstalk.add(req);
         }

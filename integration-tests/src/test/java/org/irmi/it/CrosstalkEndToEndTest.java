@@ -1,0 +1,155 @@
+package org.irmi.it;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.within;
+
+import java.nio.charset.StandardCharsets;
+import java.util.ArrayList;
+import java.util.HashMap;
+import java.util.HashSet;
+import java.util.List;
+import java.util.Map;
+import java.util.Set;
+import java.util.concurrent.atomic.AtomicBoolean;
+import java.util.concurrent.atomic.AtomicLong;
+import javax.rmi.CORBA.Tie;
+import javax.rmi.CORBA.Util;
+import javax.rmi.PortableRemoteObject;
+import org.irmi.isolation.CrosstalkConfig;
+import org.irmi.isolation.IsolationRuntime;
+import org.irmi.isolation.WeightRule;
+import org.irmi.orb.ConnectionView;
+import org.irmi.orb.IrmiTransport;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.Test;
+import org.omg.CORBA.ORB;
+import org.omg.CORBA.Policy;
+import org.omg.PortableServer.IdAssignmentPolicyValue;
+import org.omg.PortableServer.POA;
+import org.omg.PortableServer.POAHelper;
+import org.omg.PortableServer.Servant;
+
+/**
+ * The QoS-crosstalk point through the real selector transport: three client ORBs (one connection
+ * each) stream 256 KB requests to three objects whose keys carry weights 1, 2 and 4; each client
+ * keeps several requests in flight so that its connection always has data waiting. The shares of
+ * bytes the one reader thread reads must be 1:2:4 within 10%.
+ */
+class CrosstalkEndToEndTest {
+    private final List<ORB> orbs = new ArrayList<>();
+    private IsolationGlue glue;
+    private final AtomicBoolean running = new AtomicBoolean(true);
+
+    @AfterEach
+    void tearDown() throws Exception {
+        running.set(false);
+        if (glue != null) {
+            glue.close();
+        }
+        Nodes.destroy(orbs.toArray(new ORB[0]));
+    }
+
+    private static String exportWithId(ORB orb, POA poa, String id, java.rmi.Remote impl)
+            throws Exception {
+        PortableRemoteObject.exportObject(impl);
+        Tie tie = Util.getTie(impl);
+        poa.activate_object_with_id(id.getBytes(StandardCharsets.US_ASCII), (Servant) tie);
+        return orb.object_to_string(poa.id_to_reference(id.getBytes(StandardCharsets.US_ASCII)));
+    }
+
+    @Test
+    void shouldShareReadBytesOneToTwoToFourWhileEveryStreamHasDataWaiting() throws Exception {
+        ORB server = Nodes.irmi();
+        orbs.add(server);
+        POA root = POAHelper.narrow(server.resolve_initial_references("RootPOA"));
+        POA poa = root.create_POA("CrosstalkPOA", root.the_POAManager(), new Policy[]{
+                root.create_id_assignment_policy(IdAssignmentPolicyValue.USER_ID)});
+        root.the_POAManager().activate();
+        String[] ids = {"stream-w1", "stream-w2", "stream-w4"};
+        String[] iors = new String[3];
+        for (int i = 0; i < 3; i++) {
+            iors[i] = exportWithId(server, poa, ids[i], new TradeImpl(ids[i]));
+        }
+        IsolationRuntime rt = IsolationRuntime.builder()
+                .crosstalk(CrosstalkConfig.custom()
+                        .rule(WeightRule.glob(WeightRule.Match.OBJECT_KEY, "*stream-w2", 2))
+                        .rule(WeightRule.glob(WeightRule.Match.OBJECT_KEY, "*stream-w4", 4))
+                        .baseReadBudgetBytes(1024).minReadBudgetBytes(256)
+                        .minReceiveBufferBytes(64 * 1024).maxReceiveBufferBytes(256 * 1024)
+                        .idleAfter(java.time.Duration.ofMillis(500)).build())
+                .build();
+        glue = new IsolationGlue(server, rt, 20).serve(null).start();
+        IrmiTransport transport = Nodes.transport(server);
+
+        // one client ORB per stream, connected one after the other to learn each connection's id
+        long[] connection = new long[3];
+        List<Trade> stubs = new ArrayList<>();
+        for (int i = 0; i < 3; i++) {
+            Set<Long> before = new HashSet<>();
+            for (ConnectionView c : transport.connections()) {
+                before.add(c.connectionId());
+            }
+            ORB client = Nodes.irmi();
+            orbs.add(client);
+            Trade t = Nodes.lookup(client, iors[i]);
+            t.bulk(new byte[16]);
+            for (ConnectionView c : transport.connections()) {
+                if (!before.contains(c.connectionId())) {
+                    connection[i] = c.connectionId();
+                }
+            }
+            stubs.add(t);
+        }
+        AtomicLong errors = new AtomicLong();
+        for (int i = 0; i < 3; i++) {
+            Trade t = stubs.get(i);
+            for (int k = 0; k < 6; k++) {
+                Thread th = new Thread(() -> {
+                    byte[] payload = new byte[256 * 1024];
+                    while (running.get()) {
+                        try {
+                            t.bulk(payload);
+                        } catch (Exception e) {
+                            errors.incrementAndGet();
+                        }
+                    }
+                }, "stream-" + i + "-" + k);
+                th.setDaemon(true);
+                th.start();
+            }
+        }
+        Thread.sleep(2_000); // the point sees three active streams and sets their budgets
+        Map<Long, Long> start = bytesRead(transport);
+        Thread.sleep(4_000);
+        Map<Long, Long> end = bytesRead(transport);
+        running.set(false);
+        double[] read = new double[3];
+        double total = 0;
+        for (int i = 0; i < 3; i++) {
+            read[i] = end.get(connection[i]) - start.get(connection[i]);
+            total += read[i];
+        }
+        Map<Long, Integer> budgets = new HashMap<>();
+        for (ConnectionView c : transport.connections()) {
+            budgets.put(c.connectionId(), c.readBudgetBytes());
+        }
+        System.out.printf("crosstalk e2e: read %.1f MB in 4 s; shares %.3f %.3f %.3f (target 0.143 "
+                        + "0.286 0.571); budgets %d %d %d; errors %d%n", total / 1e6, read[0] / total,
+                read[1] / total, read[2] / total, budgets.get(connection[0]),
+                budgets.get(connection[1]), budgets.get(connection[2]), errors.get());
+        assertThat(budgets.get(connection[2])).isGreaterThan(budgets.get(connection[1]))
+                .isGreaterThan(budgets.get(connection[0]));
+        assertThat(read[0] / total).isCloseTo(1 / 7.0, within(0.1 / 7));
+        assertThat(read[1] / total).isCloseTo(2 / 7.0, within(0.2 / 7));
+        assertThat(read[2] / total).isCloseTo(4 / 7.0, within(0.4 / 7));
+        assertThat(errors.get()).isZero();
+    }
+
+    private static Map<Long, Long> bytesRead(IrmiTransport transport) {
+        Map<Long, Long> m = new HashMap<>();
+        for (ConnectionView c : transport.connections()) {
+            m.put(c.connectionId(), c.bytesRead());
+        }
+        return m;
+    }
+}
