@@ -107,6 +107,7 @@ public final class OrbIsolation implements AutoCloseable {
 
     // ticker thread only
     private QosCrosstalkPoint crosstalk;
+    private boolean metricsBound;
     private IsolationRuntime crosstalkRuntime;
     private final Map<Long, Long> bytesSeen = new HashMap<>();
     private long lastSampleNanos;
@@ -411,6 +412,10 @@ public final class OrbIsolation implements AutoCloseable {
         IrmiTransport transport = orb.transport().orElse(null);
         if (transport == null) {
             return;
+        }
+        if (!metricsBound) {
+            metricsBound = true;
+            new org.irmi.orb.TransportMetrics(transport).bindTo(io.micrometer.core.instrument.Metrics.globalRegistry);
         }
         if (crosstalkRuntime != rt) {
             crosstalkRuntime = rt;

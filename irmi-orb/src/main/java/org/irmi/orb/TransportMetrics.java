@@ -1,0 +1,66 @@
+package org.irmi.orb;
+
+import java.util.function.ToDoubleFunction;
+
+import io.micrometer.core.instrument.FunctionCounter;
+import io.micrometer.core.instrument.Gauge;
+import io.micrometer.core.instrument.MeterRegistry;
+import io.micrometer.core.instrument.binder.MeterBinder;
+
+/**
+ * Micrometer meters of an I-RMI transport, named {@code irmi.transport.*}. Gauges and function
+ * counters read {@link IrmiTransport#stats()} when scraped; nothing is done per request. No
+ * per-connection or per-client tags.
+ */
+public final class TransportMetrics implements MeterBinder {
+
+    private final IrmiTransport transport;
+
+    public TransportMetrics(IrmiTransport transport) {
+        this.transport = transport;
+    }
+
+    @Override
+    public void bindTo(MeterRegistry registry) {
+        gauge(registry, "irmi.transport.connections.open", "server connections open now", "connections",
+                s -> s.openConnections());
+        gauge(registry, "irmi.transport.handoff.depth", "requests waiting in the hand-off queue", "requests",
+                s -> s.handoffQueueDepth());
+        counter(registry, "irmi.transport.connections.accepted", "connections accepted", "connections",
+                s -> s.acceptedConnections());
+        counter(registry, "irmi.transport.connections.refused", "connections refused at max_server_connections",
+                "connections", s -> s.refusedConnections());
+        counter(registry, "irmi.transport.messages.read", "complete GIOP messages read", "messages",
+                s -> s.messagesRead());
+        counter(registry, "irmi.transport.bytes.read", "bytes read from all connections", "bytes",
+                s -> s.bytesRead());
+        counter(registry, "irmi.transport.message.errors", "MessageError replies sent for malformed input",
+                "messages", s -> s.messageErrorsSent());
+        counter(registry, "irmi.transport.oversize", "messages refused for their declared size", "messages",
+                s -> s.oversizeRefused());
+        counter(registry, "irmi.transport.early.replies", "requests answered on the reader thread by the hook",
+                "requests", s -> s.earlyRejections());
+        counter(registry, "irmi.transport.handoff.rejections", "requests answered TRANSIENT: hand-off queue full",
+                "requests", s -> s.handoffRejections());
+        counter(registry, "irmi.transport.cancelled", "queued requests dropped by CancelRequest", "requests",
+                s -> s.cancelledRequests());
+        counter(registry, "irmi.transport.closes.outbound_overflow", "connections closed: unread replies over the bound",
+                "connections", s -> s.outboundOverflowCloses());
+        counter(registry, "irmi.transport.closes.idle", "connections closed after idling", "connections",
+                s -> s.idleCloses());
+        counter(registry, "irmi.transport.closes.stall", "connections closed: message stalled", "connections",
+                s -> s.stallCloses());
+    }
+
+    private void gauge(MeterRegistry r, String name, String description, String unit,
+                       ToDoubleFunction<TransportStats> f) {
+        Gauge.builder(name, transport, t -> f.applyAsDouble(t.stats())).description(description).baseUnit(unit)
+                .register(r);
+    }
+
+    private void counter(MeterRegistry r, String name, String description, String unit,
+                         ToDoubleFunction<TransportStats> f) {
+        FunctionCounter.builder(name, transport, t -> f.applyAsDouble(t.stats())).description(description)
+                .baseUnit(unit).register(r);
+    }
+}
