@@ -53,6 +53,15 @@ class IdlEchoTest {
     }
 
     @Test
+    void shouldEchoWithoutDispatchThreadsWhenInlineDispatchIsChosen() throws Exception {
+        Echo echo = connect(Orbs.irmi("irmi.transport.dispatch_threads", "0"), Orbs.irmi());
+        assertThat(echo.echoString("inline")).isEqualTo("inline");
+        assertThat(echo.sleepMillis(1)).isEqualTo(1);
+        assertThatThrownBy(() -> echo.fail("no")).isInstanceOf(Refused.class);
+        assertThat(Threads.namedStartingWith("irmi-dispatch")).isZero();
+    }
+
+    @Test
     void shouldServeOnExactlyOneReaderThreadWhenIrmiServerIsUp() {
         Echo echo = connect(Orbs.irmi(), Orbs.irmi());
         echo.echoString("x");

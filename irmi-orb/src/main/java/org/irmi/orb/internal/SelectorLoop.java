@@ -93,8 +93,8 @@ final class SelectorLoop implements IrmiTransport, Runnable {
                 config.acceptBacklog());
         server.configureBlocking(false);
         server.register(selector, SelectionKey.OP_ACCEPT);
-        this.dispatch = new DispatchQueue<>("irmi-dispatch", config.dispatchThreads(),
-                config.handoffQueueCapacity(), this::dispatch);
+        this.dispatch = config.dispatchThreads() == 0 ? null : new DispatchQueue<>("irmi-dispatch",
+                config.dispatchThreads(), config.handoffQueueCapacity(), this::dispatch);
         this.thread = new Thread(this, READER_THREAD_NAME);
         thread.setDaemon(true);
     }
@@ -126,7 +126,9 @@ final class SelectorLoop implements IrmiTransport, Runnable {
                 runTasks();
                 long waitMillis = Math.max(1, TimeUnit.NANOSECONDS.toMillis(nextSweep - nowNanos));
                 selector.select(this::onKey, waitMillis);
-                dispatch.signal();
+                if (dispatch != null) {
+                    dispatch.signal();
+                }
                 nowNanos = nanoClock.getAsLong();
                 if (nowNanos - nextSweep >= 0) {
                     sweep();
@@ -313,6 +315,12 @@ final class SelectorLoop implements IrmiTransport, Runnable {
 
     private void enqueue(InboundConnection c, byte[] m, int type, int requestId, boolean response, String op) {
         c.inFlight.incrementAndGet();
+        if (dispatch == null) {
+            // Inline mode (dispatch_threads = 0): JacORB parses the header and queues the request in
+            // the POA; with queue_wait off that does not block, and no servant code runs here.
+            dispatch(new Task(c, m, type, requestId));
+            return;
+        }
         if (dispatch.offer(new Task(c, m, type, requestId))) {
             return;
         }
@@ -453,7 +461,7 @@ final class SelectorLoop implements IrmiTransport, Runnable {
     }
 
     private boolean nothingInFlight() {
-        if (dispatch.depth() > 0) {
+        if (dispatch != null && dispatch.depth() > 0) {
             return false;
         }
         for (InboundConnection c : connections.values()) {
@@ -481,7 +489,9 @@ final class SelectorLoop implements IrmiTransport, Runnable {
         if (!thread.isAlive() && thread.getState() == Thread.State.NEW) {
             closeEverything();
         }
-        dispatch.shutdown(5000);
+        if (dispatch != null) {
+            dispatch.shutdown(5000);
+        }
     }
 
     private static void closeQuietly(java.nio.channels.Channel ch) {
@@ -549,6 +559,6 @@ final class SelectorLoop implements IrmiTransport, Runnable {
         return new TransportStats(connections.size(), k.accepted.sum(), k.refused.sum(), k.messagesRead.sum(),
                 k.bytesRead.sum(), k.messageErrors.sum(), k.oversize.sum(), k.earlyRejections.sum(),
                 k.handoffRejections.sum(), k.cancelled.sum(), k.outboundOverflowCloses.sum(), k.idleCloses.sum(),
-                k.stallCloses.sum(), dispatch.depth());
+                k.stallCloses.sum(), dispatch == null ? 0 : dispatch.depth());
     }
 }

@@ -12,7 +12,8 @@ import org.jacorb.config.ConfigurationException;
  * @param acceptBacklog            listen backlog of the server socket
  * @param maxOutboundBytes         unsent reply bytes one connection may hold before it is closed
  * @param handoffQueueCapacity     requests the hand-off queue holds before answering TRANSIENT
- * @param dispatchThreads          workers draining the hand-off queue into JacORB
+ * @param dispatchThreads          workers draining the hand-off queue into JacORB; 0 = no queue, the
+ *                                 reader thread hands requests to JacORB itself (opt-in, see docs/orb.md)
  * @param stallTimeoutMillis       how long a started message may stay incomplete
  * @param idleTimeoutMillis        idle time after which a connection is closed (0 = never)
  * @param maxFragmentedMessages    fragmented messages one connection may have in progress
@@ -42,7 +43,7 @@ public record TransportConfig(int maxMessageBytes, int readBudgetBytes, int acce
         positive("accept_backlog", acceptBacklog, 1);
         positive("max_outbound_bytes", maxOutboundBytes, 1);
         positive("handoff_queue_capacity", handoffQueueCapacity, 1);
-        positive("dispatch_threads", dispatchThreads, 1);
+        positive("dispatch_threads", dispatchThreads, 0);
         positive("stall_timeout_ms", stallTimeoutMillis, 1);
         positive("idle_timeout_ms", idleTimeoutMillis, 0);
         positive("max_fragmented_messages", maxFragmentedMessages, 1);
