@@ -165,31 +165,46 @@ public final class EchoReport {
 
     private String renderPerConnection() {
         int maxConns = cells.stream().mapToInt(CellSummary::connections).max().orElse(0);
+        int minConns = cells.stream().mapToInt(CellSummary::connections).min().orElse(0);
         int smallest = options.payloads().stream().mapToInt(Integer::intValue).min().orElse(100);
         StringBuilder sb = new StringBuilder("## Threads and memory per connection\n\n");
-        sb.append("Idle: after the warm-up, before the first trial. Per connection: (peak at ").append(String.format(Locale.ROOT, "%,d", maxConns))
-                .append(" connections, ").append(size(smallest)).append(" payload, minus idle) / ")
-                .append(String.format(Locale.ROOT, "%,d", maxConns)).append(". RSS mostly follows how far the garbage collector chose to"
-                        + " grow the heap, so it is a coarse measure; the live heap (heap in use right after the latest"
-                        + " collection) shows what the server holds.\n\n");
-        sb.append("| variant | idle threads | idle RSS MB | idle live heap MB | threads at max | RSS MB at max | live heap MB at max"
-                + " | threads per conn | RSS KB per conn | live heap KB per conn |\n");
-        sb.append("|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|\n");
+        if (maxConns <= minConns) {
+            return sb.append("Only one connection count was measured.\n\n").toString();
+        }
+        int span = maxConns - minConns;
+        sb.append(String.format(Locale.ROOT, "With the %s payload: (figure at %,d connections minus figure at %,d) / %,d."
+                + " RSS mostly follows how far the garbage collector chose to grow the heap, so it is a coarse measure;"
+                + " the live heap (heap in use right after the latest collection) shows what the server holds."
+                + " Idle figures (after the warm-up, before the first trial):", size(smallest), maxConns, minConns, span));
         for (OrbVariant v : variants) {
             ProcessSample i = idle.get(v.name());
-            Optional<CellSummary> at = find(v.name(), smallest, maxConns);
-            if (i == null || at.isEmpty() || !at.get().measured()) {
+            if (i != null) {
+                sb.append(String.format(Locale.ROOT, " %s %d threads, %d MB RSS, %s MB live heap;", v.name(), i.threads(),
+                        i.rssKb() / 1024, idleHeapKb.getOrDefault(v.name(), -1L) < 0 ? "?"
+                                : Long.toString(idleHeapKb.get(v.name()) / 1024)));
+            }
+        }
+        sb.setLength(sb.length() - 1);
+        sb.append(".\n\n");
+        sb.append(String.format(Locale.ROOT, "| variant | threads at %1$,d | threads at %2$,d | RSS MB at %1$,d | RSS MB at %2$,d"
+                + " | live heap MB at %1$,d | live heap MB at %2$,d | threads per conn | RSS KB per conn | live heap KB per conn |%n",
+                minConns, maxConns));
+        sb.append("|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|\n");
+        for (OrbVariant v : variants) {
+            Optional<CellSummary> lo = find(v.name(), smallest, minConns).filter(CellSummary::measured);
+            Optional<CellSummary> hi = find(v.name(), smallest, maxConns).filter(CellSummary::measured);
+            if (lo.isEmpty() || hi.isEmpty()) {
                 continue;
             }
-            CellSummary c = at.get();
-            long idleHeap = idleHeapKb.getOrDefault(v.name(), -1L);
-            boolean heapKnown = idleHeap >= 0 && c.heapAfterGcKb() >= 0;
-            sb.append(String.format(Locale.ROOT, "| %s | %d | %d | %s | %.0f | %.0f | %s | %.3f | %.1f | %s |%n", v.name(),
-                    i.threads(), i.rssKb() / 1024, heapKnown ? Long.toString(idleHeap / 1024) : "?",
-                    c.serverThreads(), c.serverRssKb() / 1024,
-                    heapKnown ? String.format(Locale.ROOT, "%.0f", c.heapAfterGcKb() / 1024) : "?",
-                    (c.serverThreads() - i.threads()) / maxConns, (c.serverRssKb() - i.rssKb()) / maxConns,
-                    heapKnown ? String.format(Locale.ROOT, "%.1f", (c.heapAfterGcKb() - idleHeap) / maxConns) : "?"));
+            CellSummary a = lo.get();
+            CellSummary b = hi.get();
+            boolean heapKnown = a.heapAfterGcKb() >= 0 && b.heapAfterGcKb() >= 0;
+            sb.append(String.format(Locale.ROOT, "| %s | %.0f | %.0f | %.0f | %.0f | %s | %s | %.3f | %.1f | %s |%n", v.name(),
+                    a.serverThreads(), b.serverThreads(), a.serverRssKb() / 1024, b.serverRssKb() / 1024,
+                    heapKnown ? String.format(Locale.ROOT, "%.0f", a.heapAfterGcKb() / 1024) : "?",
+                    heapKnown ? String.format(Locale.ROOT, "%.0f", b.heapAfterGcKb() / 1024) : "?",
+                    (b.serverThreads() - a.serverThreads()) / span, (b.serverRssKb() - a.serverRssKb()) / span,
+                    heapKnown ? String.format(Locale.ROOT, "%.1f", (b.heapAfterGcKb() - a.heapAfterGcKb()) / span) : "?"));
         }
         sb.append('\n');
         return sb.toString();
