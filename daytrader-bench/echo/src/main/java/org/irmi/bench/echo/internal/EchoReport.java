@@ -60,7 +60,10 @@ public final class EchoReport {
                 .append(DateTimeFormatter.ISO_LOCAL_DATE_TIME.format(started.atOffset(ZoneOffset.UTC).withNano(0)))
                 .append(" UTC, in ").append((finished.getEpochSecond() - started.getEpochSecond())).append(" s")
                 .append(options.quick() ? " (quick run: fewer and shorter trials; see docs/benchmarks/echo.md for the full run)" : "")
-                .append(".\n\n");
+                .append(".\n");
+        sb.append("Without the launcher (after `mvn -B -q -pl daytrader-bench/echo package -DskipTests`): `java -cp"
+                + " daytrader-bench/echo/target/classes:$(cat daytrader-bench/echo/target/classpath.txt)"
+                + " org.irmi.bench.echo.EchoBenchmark").append(command.substring("./irmi echo-bench".length())).append("`.\n\n");
         sb.append("## Machine\n\n");
         sb.append("- CPU: ").append(MachineFacts.cpuModel()).append(", ")
                 .append(Runtime.getRuntime().availableProcessors()).append(" cores; memory ")
