@@ -34,6 +34,13 @@ public final class EchoReport {
     private final List<String> notes;
     private final List<String> trialLines;
 
+    /**
+     * @param idle        per variant, the server's threads and RSS after its warm-up
+     * @param idleHeapKb  per variant, the server's live heap after its warm-up (-1 when unknown)
+     * @param cells       every variant's summary in every cell, in report order
+     * @param notes       what was skipped or failed, for the Notes section
+     * @param trialLines  one line per trial, for the appendix
+     */
     public EchoReport(String command, BenchmarkOptions options, Instant started, Instant finished, String loadBefore,
                       String loadAfter, long openFiles, List<OrbVariant> variants, Map<String, ProcessSample> idle,
                       Map<String, Long> idleHeapKb, List<CellSummary> cells, List<String> notes, List<String> trialLines) {
