@@ -63,8 +63,7 @@ class CooperationEndToEndTest {
         closeables.add(monitor);
         IsolationGlue[] holder = new IsolationGlue[1];
         IsolationRuntime backendRt = IsolationRuntime.builder()
-                .poison(PoisonConfig.custom().minEpisode(Duration.ofMillis(200))
-                                .advertiseOverload(Duration.ofSeconds(2)).build(),
+                .poison(PoisonConfig.custom().advertiseOverload(Duration.ofSeconds(2)).build(),
                         AdaptationModules.create(ModuleSettings.of("reject")))
                 .edges(EdgeDetector.of(EdgeDetectorConfig.custom().throughputDropPercent(30)
                                 .resourceRisePercent(50).recoveryPercent(20).baselineSamples(8)

@@ -62,8 +62,7 @@ class PoisonEndToEndTest {
                 .start();
         IsolationGlue[] holder = new IsolationGlue[1];
         IsolationRuntime rt = IsolationRuntime.builder()
-                .poison(PoisonConfig.custom().coolDown(Duration.ofMinutes(5))
-                                .minEpisode(Duration.ofMillis(200)).build(),
+                .poison(PoisonConfig.custom().coolDown(Duration.ofMinutes(5)).build(),
                         AdaptationModules.create(new ModuleSettings("reject", java.util.Map.of(),
                                 java.util.Map.of(ModuleServices.class, ModuleServices.defaults()),
                                 System::nanoTime, null)))
@@ -125,9 +124,13 @@ class PoisonEndToEndTest {
 
         assertThat(rt.poison().get().filtered()).as("filtered after the first poison call; episodes: "
                 + reports).containsExactly("poison");
-        EpisodeReport first = reports.get(0);
-        assertThat(first.episode()).isEqualTo(1);
+        // the first episode the poison took part in named it (a GC blip on this shared machine may
+        // have made an earlier, shorter episode that named nothing)
+        EpisodeReport first = reports.stream().filter(r -> r.inFlightAtRise().contains("poison"))
+                .findFirst().orElseThrow();
         assertThat(first.namedByCost()).isEqualTo("poison");
+        assertThat(reports.stream().filter(r -> r.episode() < first.episode())
+                .flatMap(r -> r.filtered().stream())).as("nothing filtered before").isEmpty();
 
         Throwable refused = catchThrowable(() -> trade.poison(4_000));
         assertThat(refused).isInstanceOf(RemoteException.class);

@@ -52,7 +52,11 @@ public interface PoisonMessagePoint {
     /** @return how many bytes of the body the reader should put in {@link IncomingRequest#argumentBytes()}. */
     int argumentBytesWanted(String operation);
 
-    /** @return whether this node should advertise overload in its load reports now. */
+    /**
+     * @return whether this node should advertise overload in its load reports now: inside an
+     *         episode that has lasted {@code minEpisode}, and for {@code advertiseOverload} after
+     *         such an episode or a new filter
+     */
     boolean advertisesOverload(long nowNanos);
 
     /** @return the signatures filtered now (including those on probation). */

@@ -47,6 +47,7 @@ class IsolationRuntimeTest {
         rt.onEdge(new EdgeEvent.RisingEdge(clock.nanoTime(), bad, base, 80,
                 Map.of(EdgeEvent.Resource.ALLOCATION, 49_900.0)));
         assertThat(rt.inPoisonEpisode()).isTrue();
+        clock.advance(java.time.Duration.ofSeconds(1)); // the episode lasts minEpisode: advertised
         assertThat(rt.advertisesOverload(clock.nanoTime())).isTrue();
         for (int i = 2; i < 30; i++) {
             IncomingRequest r = req(i, "quote");
@@ -54,7 +55,7 @@ class IsolationRuntimeTest {
             p.onDispatchEnd(r.requestKey(), 10_000, 1_000);
         }
         p.onDispatchEnd(poison.requestKey(), 3_000_000_000L, 30_000_000_000L);
-        clock.advance(java.time.Duration.ofSeconds(4));
+        clock.advance(java.time.Duration.ofSeconds(3));
         rt.onEdge(new EdgeEvent.FallingEdge(clock.nanoTime(), base, base, 4_000_000_000L,
                 EdgeEvent.Recovery.RECOVERED));
         assertThat(p.filtered()).containsExactly("poison");

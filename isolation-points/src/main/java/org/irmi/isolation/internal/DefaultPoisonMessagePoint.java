@@ -52,6 +52,7 @@ public final class DefaultPoisonMessagePoint implements PoisonMessagePoint {
     private volatile long risingEdges;
     private volatile long lastOverloadNanos = Long.MIN_VALUE / 2;
     private volatile boolean inEpisode;
+    private volatile long risingNanosVolatile;
     // episode lock only:
     private Set<String> s1;
     private Set<String> s2;
@@ -236,10 +237,10 @@ public final class DefaultPoisonMessagePoint implements PoisonMessagePoint {
             }
             s1 = signaturesInFlight();
             risingNanos = nowNanos;
+            risingNanosVolatile = nowNanos;
             episodeCosts = new ConcurrentHashMap<>();
             risingEdges++;
             inEpisode = true;
-            lastOverloadNanos = nowNanos;
             LOG.info("irmi.poison rising edge S1={} evidence={}", s1, evidence);
         }
     }
@@ -251,13 +252,13 @@ public final class DefaultPoisonMessagePoint implements PoisonMessagePoint {
                 return;
             }
             inEpisode = false;
-            lastOverloadNanos = nowNanos;
             if (nowNanos - risingNanos < config.minEpisodeNanos()) {
                 episodeCosts = null; // a blip: no analysis, the costs go back to the baseline
                 LOG.info("irmi.poison episode of {} ms ignored (poison.minEpisode {} ms)",
                         (nowNanos - risingNanos) / 1_000_000, config.minEpisodeNanos() / 1_000_000);
                 return;
             }
+            lastOverloadNanos = nowNanos;
             s2 = signaturesInFlight();
             fallingNanos = nowNanos;
             LOG.info("irmi.poison falling edge S2={} evidence={}", s2, evidence);
@@ -316,7 +317,7 @@ public final class DefaultPoisonMessagePoint implements PoisonMessagePoint {
             lastOverloadNanos = nowNanos;
         }
         EpisodeReport report = new EpisodeReport(v.episode(), risingNanos, fallingNanos,
-                v.suspects(), v.narrowed(), v.namedByCost(), v.toFilter(), v.evidence());
+                Set.copyOf(s1), v.suspects(), v.narrowed(), v.namedByCost(), v.toFilter(), v.evidence());
         synchronized (reports) {
             reports.addLast(report);
             if (reports.size() > MAX_REPORTS) {
@@ -356,7 +357,9 @@ public final class DefaultPoisonMessagePoint implements PoisonMessagePoint {
 
     @Override
     public boolean advertisesOverload(long nowNanos) {
-        return inEpisode || nowNanos - lastOverloadNanos < config.advertiseOverloadNanos();
+        // a blip shorter than minEpisode is not advertised: callers would shed load for nothing
+        return (inEpisode && nowNanos - risingNanosVolatile >= config.minEpisodeNanos())
+                || nowNanos - lastOverloadNanos < config.advertiseOverloadNanos();
     }
 
     @Override

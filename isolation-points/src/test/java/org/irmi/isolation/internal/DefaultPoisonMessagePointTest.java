@@ -68,6 +68,8 @@ class DefaultPoisonMessagePointTest {
         assertThat(p.filtered()).containsExactly("poison");
         assertThat(p.episodeReports()).hasSize(1);
         assertThat(p.episodeReports().get(0).namedByCost()).isEqualTo("poison");
+        assertThat(p.episodeReports().get(0).inFlightAtRise()).containsExactlyInAnyOrder("poison",
+                "quote");
         Decision d = p.onRequestHeader(req("poison"));
         assertThat(d).isInstanceOf(Decision.Reject.class);
         assertThat(((Decision.Reject) d).minor()).isEqualTo(MinorCodes.POISON_FILTERED);
@@ -214,12 +216,24 @@ class DefaultPoisonMessagePointTest {
                 .advertiseOverload(Duration.ofSeconds(5)).build());
         assertThat(p.advertisesOverload(clock.nanoTime())).isFalse();
         p.onRisingEdge(clock.nanoTime(), Evidence.NONE);
+        clock.advance(Duration.ofMillis(900));
+        assertThat(p.advertisesOverload(clock.nanoTime())).as("not before minEpisode").isFalse();
         clock.advance(Duration.ofSeconds(60));
         assertThat(p.advertisesOverload(clock.nanoTime())).isTrue();
         p.onFallingEdge(clock.nanoTime(), Evidence.NONE);
         clock.advance(Duration.ofSeconds(4));
         assertThat(p.advertisesOverload(clock.nanoTime())).isTrue();
         clock.advance(Duration.ofSeconds(1));
+        assertThat(p.advertisesOverload(clock.nanoTime())).isFalse();
+    }
+
+    @Test
+    void shouldNotAdvertiseABlipShorterThanMinEpisode() {
+        DefaultPoisonMessagePoint p = point(PoisonConfig.custom()
+                .advertiseOverload(Duration.ofSeconds(5)).build());
+        p.onRisingEdge(clock.nanoTime(), Evidence.NONE);
+        clock.advance(Duration.ofMillis(300));
+        p.onFallingEdge(clock.nanoTime(), Evidence.NONE);
         assertThat(p.advertisesOverload(clock.nanoTime())).isFalse();
     }
 

@@ -1,0 +1,177 @@
+package org.irmi.it;
+
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.Arrays;
+import java.util.List;
+import java.util.Locale;
+import java.util.concurrent.atomic.AtomicBoolean;
+import java.util.concurrent.atomic.AtomicLong;
+import org.irmi.adaptation.AdaptationModules;
+import org.irmi.isolation.CausalPair;
+import org.irmi.isolation.CrosstalkConfig;
+import org.irmi.isolation.IncomingRequest;
+import org.irmi.isolation.IsolationRuntime;
+import org.irmi.isolation.ModuleSettings;
+import org.irmi.isolation.OutgoingCall;
+import org.irmi.isolation.PoisonConfig;
+import org.irmi.isolation.SlowClientConfig;
+import org.irmi.monitors.Clock;
+import org.irmi.monitors.EdgeDetector;
+import org.irmi.monitors.EdgeDetectorConfig;
+import org.irmi.monitors.LocalResourceMonitor;
+import org.irmi.monitors.WindowConfig;
+import org.omg.CORBA.ORB;
+
+/**
+ * What the isolation points cost when nothing triggers. A program, not a test:
+ * <pre>
+ * mvn -B -q -pl integration-tests test-compile
+ * mvn -B -q -pl integration-tests exec:java -Dexec.classpathScope=test \
+ *     -Dexec.mainClass=org.irmi.it.IsolationOverheadBenchmark [-Dexec.args="5 3"]
+ * </pre>
+ * Part 1 times the points' hot paths alone (ns per call, one thread). Part 2 runs a closed-loop
+ * RMI-IIOP echo through real I-RMI ORBs on loopback, alternating rounds without and with every
+ * point on (slow client on the client, poison and crosstalk on the server, edge detection and
+ * load reports running), and reports the median calls/s of each and their ratio.
+ */
+public final class IsolationOverheadBenchmark {
+    private IsolationOverheadBenchmark() {
+    }
+
+    public static void main(String[] args) throws Exception {
+        int rounds = args.length > 0 ? Integer.parseInt(args[0]) : 5;
+        int seconds = args.length > 1 ? Integer.parseInt(args[1]) : 3;
+        hotPaths();
+        echo(rounds, seconds);
+        System.exit(0);
+    }
+
+    private static IsolationRuntime runtime() {
+        return IsolationRuntime.builder()
+                .slowClient(SlowClientConfig.custom().pair(CausalPair.of("p", "publish", "deliver"))
+                        .build(), AdaptationModules.create(ModuleSettings.of("short-circuit")))
+                .poison(PoisonConfig.ofDefaults(), AdaptationModules.create(ModuleSettings.of("reject")))
+                .crosstalk(CrosstalkConfig.ofDefaults())
+                .build();
+    }
+
+    private static void hotPaths() {
+        IsolationRuntime rt = runtime();
+        var sc = rt.slowClient().get();
+        var poison = rt.poison().get();
+        OutgoingCall call = OutgoingCall.of("127.0.0.1:4000", 4000, "key", "quote", false);
+        int n = 5_000_000;
+        for (int warm = 0; warm < 2; warm++) {
+            long t0 = System.nanoTime();
+            for (int i = 0; i < n; i++) {
+                sc.beforeMarshalling(call);
+            }
+            long t1 = System.nanoTime();
+            for (int i = 0; i < n; i++) {
+                IncomingRequest r = new IncomingRequest(1, i, "127.0.0.1:5000", "key", "quote", 100,
+                        true, null, null);
+                poison.onRequestHeader(r);
+                poison.onDispatchEnd(r.requestKey(), 10_000, 1_000);
+            }
+            long t2 = System.nanoTime();
+            if (warm == 1) {
+                System.out.printf(Locale.ROOT, "hot paths, nothing triggered: slow client %.1f ns/call,"
+                        + " poison header+end %.1f ns/request%n", (t1 - t0) / (double) n,
+                        (t2 - t1) / (double) n);
+            }
+        }
+    }
+
+    private static void echo(int rounds, int seconds) throws Exception {
+        double[] plain = new double[rounds];
+        double[] isolated = new double[rounds];
+        for (int r = 0; r < rounds; r++) {
+            plain[r] = round(false, seconds);
+            isolated[r] = round(true, seconds);
+            System.out.printf(Locale.ROOT, "round %d: plain %.0f calls/s, all points on %.0f calls/s%n",
+                    r + 1, plain[r], isolated[r]);
+        }
+        double p = median(plain);
+        double i = median(isolated);
+        System.out.printf(Locale.ROOT, "echo, 4 client threads, %d rounds of %d s: median plain %.0f "
+                + "calls/s, all points on %.0f calls/s, ratio %.3f%n", rounds, seconds, p, i, i / p);
+    }
+
+    private static double median(double[] v) {
+        double[] s = v.clone();
+        Arrays.sort(s);
+        return s.length % 2 == 1 ? s[s.length / 2] : (s[s.length / 2 - 1] + s[s.length / 2]) / 2;
+    }
+
+    private static double round(boolean points, int seconds) throws Exception {
+        ORB server = Nodes.irmi();
+        List<ORB> clients = new ArrayList<>();
+        List<AutoCloseable> close = new ArrayList<>();
+        try {
+            String ior = Nodes.export(server, new TradeImpl("echo"));
+            IsolationRuntime serverRt = null;
+            if (points) {
+                LocalResourceMonitor m = LocalResourceMonitor.of(WindowConfig.of(Duration.ofSeconds(1),
+                        4), Clock.system()).start();
+                close.add(m);
+                IsolationGlue[] holder = new IsolationGlue[1];
+                serverRt = IsolationRuntime.builder()
+                        .poison(PoisonConfig.ofDefaults(),
+                                AdaptationModules.create(ModuleSettings.of("reject")))
+                        .crosstalk(CrosstalkConfig.ofDefaults())
+                        .edges(EdgeDetector.of(EdgeDetectorConfig.ofDefaults()), () -> holder[0].sample())
+                        .build();
+                holder[0] = new IsolationGlue(server, serverRt, 100).serve(m);
+                holder[0].start();
+                close.add(holder[0]);
+            }
+            AtomicBoolean running = new AtomicBoolean(true);
+            AtomicLong calls = new AtomicLong();
+            List<Thread> threads = new ArrayList<>();
+            for (int t = 0; t < 4; t++) {
+                ORB c = Nodes.irmi();
+                clients.add(c);
+                if (points) {
+                    IsolationRuntime clientRt = IsolationRuntime.builder()
+                            .slowClient(SlowClientConfig.custom()
+                                    .pair(CausalPair.of("p", "publish", "quote")).build(),
+                                    AdaptationModules.create(ModuleSettings.of("short-circuit")))
+                            .build();
+                    IsolationGlue g = new IsolationGlue(c, clientRt, 100).call().start();
+                    close.add(g);
+                }
+                Trade trade = Nodes.lookup(c, ior);
+                Thread th = new Thread(() -> {
+                    while (running.get()) {
+                        try {
+                            trade.quote("IBM");
+                            calls.incrementAndGet();
+                        } catch (Exception e) {
+                            return;
+                        }
+                    }
+                });
+                th.setDaemon(true);
+                th.start();
+                threads.add(th);
+            }
+            Thread.sleep(1_000); // warm-up
+            long c0 = calls.get();
+            long t0 = System.nanoTime();
+            Thread.sleep(seconds * 1000L);
+            double rate = (calls.get() - c0) / ((System.nanoTime() - t0) / 1e9);
+            running.set(false);
+            for (Thread th : threads) {
+                th.join(2_000);
+            }
+            return rate;
+        } finally {
+            for (AutoCloseable a : close) {
+                a.close();
+            }
+            Nodes.destroy(clients.toArray(new ORB[0]));
+            Nodes.destroy(server);
+        }
+    }
+}
