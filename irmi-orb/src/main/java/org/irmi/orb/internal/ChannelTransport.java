@@ -1,7 +1,6 @@
 package org.irmi.orb.internal;
 
 import java.nio.ByteBuffer;
-import java.util.Arrays;
 
 import org.jacorb.config.Configuration;
 import org.jacorb.config.ConfigurationException;
@@ -13,19 +12,14 @@ import org.omg.ETF.Profile;
 
 /**
  * The ETF connection JacORB's {@code ServerGIOPConnection} writes replies to. It is write-only:
- * reading belongs to the selector thread. Chunks written for one message are staged and sent as
- * one unit on {@link #flush()}, so a reply never interleaves with a message the reader thread
- * writes itself. JacORB holds its connection write lock across write and flush, so the staging
- * area has one writer at a time (the lock also publishes it between writer threads).
+ * reading belongs to the selector thread. JacORB holds its connection write lock from the first
+ * chunk of a message to {@link #flush()}; in between, messages the reader thread writes itself
+ * wait (see {@link InboundConnection#send}), so they never interleave with a reply.
  */
 final class ChannelTransport extends org.omg.ETF._ConnectionLocalBase {
 
     private final InboundConnection connection;
     private final Configuration configuration;
-    private static final int INITIAL_STAGING_BYTES = 1024;
-    private static final int KEEP_STAGING_BYTES = 64 * 1024;
-    private byte[] staging = new byte[0]; // allocated on the first reply
-    private int stagedBytes;
     private volatile Profile peerProfile;
 
     ChannelTransport(InboundConnection connection, Configuration configuration) {
@@ -35,29 +29,15 @@ final class ChannelTransport extends org.omg.ETF._ConnectionLocalBase {
 
     @Override
     public void write(boolean isFirst, boolean isLast, byte[] data, int offset, int length, long timeout) {
-        // JacORB returns the chunk's buffer to its pool before it calls flush() (MessageOutputStream
-        // closes itself in write_to), so the bytes must be copied here.
-        if (stagedBytes + length > staging.length) {
-            staging = Arrays.copyOf(staging, Math.max(Math.max(INITIAL_STAGING_BYTES, staging.length * 2),
-                    stagedBytes + length));
-        }
-        System.arraycopy(data, offset, staging, stagedBytes, length);
-        stagedBytes += length;
+        // Written at once where the socket takes it; what is left is copied, because JacORB
+        // returns the chunk's buffer to its pool before it calls flush() (MessageOutputStream
+        // closes itself in write_to). A reply to a connection that is gone is dropped.
+        connection.writeChunk(data, offset, length);
     }
 
     @Override
     public void flush() {
-        if (stagedBytes == 0) {
-            return;
-        }
-        ByteBuffer out = ByteBuffer.wrap(staging, 0, stagedBytes);
-        stagedBytes = 0;
-        // A reply to a connection that is gone is dropped: the client cannot receive it anyway.
-        // send() copies whatever it cannot write at once, so the staging array is free again.
-        connection.send(new ByteBuffer[] {out});
-        if (staging.length > KEEP_STAGING_BYTES) {
-            staging = new byte[INITIAL_STAGING_BYTES];
-        }
+        connection.endMessage();
     }
 
     @Override

@@ -50,6 +50,8 @@ final class InboundConnection {
     private final Object outLock = new Object();
     private final ArrayDeque<ByteBuffer> pending = new ArrayDeque<>();
     private long pendingBytes;
+    private boolean messageOpen;
+    private ArrayDeque<ByteBuffer> deferred;
     private final AtomicBoolean closed = new AtomicBoolean();
 
     InboundConnection(long id, SocketChannel channel, String peerAddress, SelectorLoop loop, int readBudgetBytes,
@@ -310,11 +312,42 @@ final class InboundConnection {
     }
 
     /**
-     * Sends the buffers as one unit: written at once as far as the socket takes them, the rest
-     * copied into this connection's outbound buffer and flushed by the selector on OP_WRITE.
-     * Past {@code max_outbound_bytes} the connection is closed. Any thread; never blocks.
+     * Sends the buffers as one whole message: written at once as far as the socket takes them,
+     * the rest copied into this connection's outbound buffer and flushed by the selector on
+     * OP_WRITE. While a JacORB reply is half written ({@link #writeChunk} without
+     * {@link #endMessage}), the message waits until that reply is complete, so messages never
+     * interleave. Past {@code max_outbound_bytes} the connection is closed. Any thread; never blocks.
      */
     boolean send(ByteBuffer[] buffers) {
+        return write(buffers, false);
+    }
+
+    /**
+     * Writes one chunk of a JacORB message without copying it when the socket takes it at once
+     * (JacORB recycles the chunk's array right after, so whatever is not written is copied).
+     * JacORB's connection write lock keeps one such writer at a time; {@link #endMessage} ends it.
+     */
+    boolean writeChunk(byte[] data, int offset, int length) {
+        return write(new ByteBuffer[] {ByteBuffer.wrap(data, offset, length)}, true);
+    }
+
+    /** The JacORB message written by {@link #writeChunk} is complete: release deferred messages. */
+    void endMessage() {
+        boolean wantWrite = false;
+        synchronized (outLock) {
+            messageOpen = false;
+            if (deferred != null && !deferred.isEmpty()) {
+                pending.addAll(deferred);
+                deferred.clear();
+                wantWrite = true;
+            }
+        }
+        if (wantWrite) {
+            loop.requestWrite(this);
+        }
+    }
+
+    private boolean write(ByteBuffer[] buffers, boolean chunkOfOpenMessage) {
         boolean ioFailed = false;
         boolean overflow = false;
         boolean wantWrite = false;
@@ -323,7 +356,16 @@ final class InboundConnection {
                 return false;
             }
             int i = 0;
-            if (pending.isEmpty()) {
+            ArrayDeque<ByteBuffer> target = pending;
+            if (chunkOfOpenMessage) {
+                messageOpen = true;
+            } else if (messageOpen) {
+                if (deferred == null) {
+                    deferred = new ArrayDeque<>();
+                }
+                target = deferred; // after the half-written reply
+            }
+            if (target == pending && pending.isEmpty()) {
                 try {
                     while (i < buffers.length) {
                         ByteBuffer b = buffers[i];
@@ -351,7 +393,7 @@ final class InboundConnection {
                     if (b.hasRemaining()) {
                         ByteBuffer copy = ByteBuffer.allocate(b.remaining());
                         copy.put(b).flip();
-                        pending.add(copy);
+                        target.add(copy);
                         pendingBytes += copy.remaining();
                     }
                 }
@@ -432,6 +474,9 @@ final class InboundConnection {
         }
         synchronized (outLock) {
             pending.clear();
+            if (deferred != null) {
+                deferred.clear();
+            }
             pendingBytes = 0;
         }
         loop.onClosed(this);

@@ -49,7 +49,7 @@ final class SelectorLoop implements IrmiTransport, Runnable {
     private static final Logger LOG = LoggerFactory.getLogger(SelectorLoop.class);
     private static final AtomicLong CONNECTION_IDS = new AtomicLong();
     private static final int ACCEPTS_PER_TURN = 256;
-    private static final int READ_BUFFER_BYTES = 64 * 1024;
+    private static final int READ_BUFFER_BYTES = 256 * 1024;
     /** Vendor minor code for "hand-off queue full" (I-RMI has no OMG VMCID; 0x4952 = "IR"). */
     static final int MINOR_HANDOFF_FULL = 0x49520001;
 

@@ -28,7 +28,7 @@ public record TransportConfig(int maxMessageBytes, int readBudgetBytes, int acce
 
     public static final String PREFIX = "irmi.transport.";
     public static final int DEFAULT_MAX_MESSAGE_BYTES = 64 * 1024 * 1024;
-    public static final int DEFAULT_READ_BUDGET_BYTES = 64 * 1024;
+    public static final int DEFAULT_READ_BUDGET_BYTES = 256 * 1024;
     public static final int DEFAULT_ACCEPT_BACKLOG = 4096;
     public static final int DEFAULT_MAX_OUTBOUND_BYTES = 32 * 1024 * 1024;
     public static final int DEFAULT_HANDOFF_QUEUE_CAPACITY = 16384;

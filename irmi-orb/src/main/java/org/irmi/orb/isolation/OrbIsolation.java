@@ -114,7 +114,8 @@ public final class OrbIsolation implements AutoCloseable {
     private long lastCompletions;
     private long lastAllocated;
 
-    private record Pending(OutgoingCall call, CallListener listener) {
+    /** A call in progress; {@code toTarget} is false when it was sent elsewhere (forwarded). */
+    private record Pending(OutgoingCall call, CallListener listener, boolean toTarget) {
     }
 
     private OrbIsolation(IrmiORB orb, Path slaFile, Clock clock) {
@@ -324,14 +325,14 @@ public final class OrbIsolation implements AutoCloseable {
 
     private ClientDecision enforce(Decision d, ClientCall call, OutgoingCall oc) {
         if (d instanceof Decision.Proceed p) {
-            pending.set(new Pending(oc, p.listener()));
+            pending.set(new Pending(oc, p.listener(), true));
             return ClientDecision.proceed();
         }
         if (d instanceof Decision.Reject r) {
             return ClientDecision.fail(new Rejection(r.kind().name(), r.minor(), Rejection.Completion.NO, r.reason()));
         }
         if (d instanceof Decision.Forward f) {
-            pending.set(new Pending(oc, CallListener.NONE));
+            pending.set(new Pending(oc, CallListener.NONE, false));
             Object t = f.target();
             return ClientDecision.forward(t instanceof org.omg.CORBA.Object o ? orb.object_to_string(o) : t.toString());
         }
@@ -340,7 +341,7 @@ public final class OrbIsolation implements AutoCloseable {
         }
         if (d instanceof Decision.Throttle t) {
             LockSupport.parkNanos(t.waitNanos()); // the action is to make this caller wait
-            pending.set(new Pending(oc, CallListener.NONE));
+            pending.set(new Pending(oc, CallListener.NONE, true));
             return ClientDecision.proceed();
         }
         if (d instanceof Decision.Defer df) {
@@ -363,7 +364,7 @@ public final class OrbIsolation implements AutoCloseable {
                     System.arraycopy(reduced, 0, args, 0, args.length); // the stub marshals this array
                 }
             }
-            pending.set(new Pending(oc, CallListener.NONE));
+            pending.set(new Pending(oc, CallListener.NONE, true));
             return ClientDecision.proceed();
         }
         return ClientDecision.proceed();
@@ -382,7 +383,10 @@ public final class OrbIsolation implements AutoCloseable {
         } else {
             p.listener().onSuccess(roundTripNanos);
         }
-        runtime.slowClient().ifPresent(sc -> sc.onReply(p.call(), roundTripNanos, load));
+        if (p.toTarget()) {
+            // a forwarded call's round trip and load report belong to the replica, not the target
+            runtime.slowClient().ifPresent(sc -> sc.onReply(p.call(), roundTripNanos, load));
+        }
     }
 
     // ------------------------------------------------------------------ ticker

@@ -139,7 +139,7 @@ class OrbIsolationTest {
     @Test
     void shouldSetReadBudgetsFromCrosstalkWeightsWhenSlaHasCrosstalk() throws Exception {
         Echo echo = serve(sla(CROSSTALK_SLA).toString());
-        int defaultBudget = 64 * 1024;
+        int defaultBudget = org.irmi.orb.internal.TransportConfig.DEFAULT_READ_BUDGET_BYTES;
         long deadline = System.nanoTime() + 5_000_000_000L;
         List<ConnectionView> views = List.of();
         while (System.nanoTime() < deadline) {
