@@ -122,18 +122,33 @@ public final class OrbIsolation implements AutoCloseable {
         this.orb = orb;
         this.clock = clock;
         this.watcher = SlaWatcher.watch(slaFile);
-        Sla sla = watcher.current();
-        org.irmi.sla.WindowConfig w = sla.monitors().localResources();
-        this.local = LocalResourceMonitor.of(WindowConfig.of(w.length(), w.buckets()), clock).start();
-        this.reporter = new LoadReporter(local, clock, LoadReporter.DEFAULT_REFRESH_NANOS);
-        this.lastSampleNanos = clock.nanoTime();
-        this.objectives = new ObjectiveMonitor(clock, io.micrometer.core.instrument.Metrics.globalRegistry);
-        this.runtime = build(sla);
+        LocalResourceMonitor monitor = null;
+        try {
+            Sla sla = watcher.current();
+            org.irmi.sla.WindowConfig w = sla.monitors().localResources();
+            monitor = LocalResourceMonitor.of(WindowConfig.of(w.length(), w.buckets()), clock).start();
+            this.local = monitor;
+            this.reporter = new LoadReporter(local, clock, LoadReporter.DEFAULT_REFRESH_NANOS);
+            this.lastSampleNanos = clock.nanoTime();
+            this.objectives = new ObjectiveMonitor(clock, io.micrometer.core.instrument.Metrics.globalRegistry);
+            this.runtime = build(sla);
+        } catch (RuntimeException e) {
+            // nothing may keep running when the ORB refuses to start
+            watcher.close();
+            if (monitor != null) {
+                monitor.close();
+            }
+            throw e;
+        }
         watcher.addListener(new SlaListener() {
             @Override
             public void onApplied(Sla previous, Sla current) {
-                runtime = build(current);
-                LOG.info("irmi SLA reloaded: {}", slaFile);
+                try {
+                    runtime = build(current);
+                    LOG.info("irmi SLA reloaded: {}", slaFile);
+                } catch (RuntimeException e) {
+                    LOG.warn("irmi SLA reload could not be applied, keeping the SLA in force: {}", e.toString());
+                }
             }
 
             @Override

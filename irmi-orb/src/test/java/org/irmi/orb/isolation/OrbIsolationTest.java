@@ -184,6 +184,27 @@ class OrbIsolationTest {
     }
 
     @Test
+    void shouldSwapRuntimeWhenSlaFileChangesAndKeepItWhenChangeIsInvalid() throws Exception {
+        Path file = sla(CROSSTALK_SLA);
+        Echo echo = serve(file.toString());
+        OrbIsolation iso = IrmiORB.of(server).orElseThrow().isolation().orElseThrow();
+        org.irmi.isolation.IsolationRuntime first = iso.runtime();
+        Files.writeString(file, CROSSTALK_SLA.replace("weight: 3", "weight: 2"));
+        long deadline = System.nanoTime() + 10_000_000_000L;
+        while (iso.runtime() == first && System.nanoTime() < deadline) {
+            echo.echoString("wait for reload");
+        }
+        org.irmi.isolation.IsolationRuntime second = iso.runtime();
+        assertThat(second).isNotSameAs(first);
+        Files.writeString(file, "service: x\nisolationPoints:\n  crosstalk:\n    treshold: 3\n");
+        long until = System.nanoTime() + 1_000_000_000L;
+        while (System.nanoTime() < until) {
+            echo.echoString("still served");
+        }
+        assertThat(iso.runtime()).isSameAs(second);
+    }
+
+    @Test
     void shouldStartWithoutIsolationWhenNoSlaIsSet() throws Exception {
         serve(null);
         assertThat(IrmiORB.of(server).orElseThrow().isolation()).isEmpty();
