@@ -36,7 +36,7 @@ public final class DayTraderBenchmark {
 
     /** One load's figures on one ORB in one round. */
     record Sample(double throughput, double p50Ms, double p99Ms, long replies, long status5xx, long errors, boolean valid,
-                  boolean consistent, String audit) {
+                  boolean consistent, String audit, double loadAverage) {
     }
 
     public static void main(String[] argv) throws Exception {
@@ -106,7 +106,16 @@ public final class DayTraderBenchmark {
         AuditReport audit = dt.audit();
         return new Sample(r.replyThroughputPerSecond(), scenario == null ? Double.NaN : scenario.getP50Micros() / 1000.0,
                 scenario == null ? Double.NaN : scenario.getP99Micros() / 1000.0, r.replies(), r.status5xx(),
-                r.errorsTotal(), r.isValid(), audit.isConsistent(), audit.toString());
+                r.errorsTotal(), r.isValid(), audit.isConsistent(), audit.toString(), loadAverage());
+    }
+
+    /** The machine's 1-minute load average (Linux), or NaN: other work on the machine shows in it. */
+    static double loadAverage() {
+        try {
+            return Double.parseDouble(Files.readString(Path.of("/proc/loadavg")).split(" ")[0]);
+        } catch (IOException | RuntimeException e) {
+            return Double.NaN;
+        }
     }
 
     static double median(double[] values) {
@@ -152,17 +161,18 @@ public final class DayTraderBenchmark {
                         med(i, Sample::throughput) / med(j, Sample::throughput), med(i, Sample::p99Ms) / med(j, Sample::p99Ms)));
             }
         }
-        sb.append("\nPer round (throughput req/s, p99 ms):\n\n");
+        sb.append("\nPer round (throughput req/s / p99 ms / the machine's 1-min load average after the run):\n\n");
         for (Map.Entry<String, List<Sample>> e : results.entrySet()) {
             sb.append("- ").append(e.getKey()).append(": ");
             for (Sample s : e.getValue()) {
-                sb.append(String.format(Locale.ROOT, "%.1f/%.2f  ", s.throughput(), s.p99Ms()));
+                sb.append(String.format(Locale.ROOT, "%.1f / %.2f / %.1f;  ", s.throughput(), s.p99Ms(), s.loadAverage()));
             }
             sb.append('\n');
         }
         sb.append("\nRun ").append(started).append(" on ").append(Runtime.getRuntime().availableProcessors())
-                .append(" cores shared by httperf, both tiers and other work on the machine: expect noise of several percent;\n")
-                .append("the paper load is bound by think time, so its throughput is nearly the same on both ORBs by design.\n\n")
+                .append(" cores shared by httperf, both tiers and whatever else runs on the machine (see the load averages above;\n")
+                .append("anything well above 2 means other work competed for the CPU and the figures are noisy).\n")
+                .append("The paper load is bound by think time: when the machine keeps up, both ORBs serve about 4 / (0.1 s + response time).\n\n")
                 .append("Reproduce:\n\n```\n./irmi build   # or mvn -B -q -pl irmi-orb,daytrader-bench/daytrader install -DskipTests\n")
                 .append("cd daytrader-bench/daytrader && java -cp target/classes:$(cat target/classpath.txt) ")
                 .append("org.irmi.bench.daytrader.DayTraderBenchmark").append(withoutOut(argv))
