@@ -121,7 +121,7 @@ public final class CrosstalkExperiment implements Experiment {
                     LargeStreamMain.class, List.of(ior, sizes.toString(), String.valueOf(reps), String.valueOf(warmup)),
                     context.logDir()));
             new ProgressBar(context.terminal()).steps("crosstalk " + c.label() + " (sizes)", SIZES.length,
-                    () -> large.linesWith("RESULT").size(), () -> !large.alive(), 300_000);
+                    () -> large.linesWith("RESULT").size(), () -> !large.alive(), caseTimeoutMillis(reps));
             if (large.linesWith("RESULT").size() < SIZES.length) {
                 large.await("DONE", 5_000); // throws with the client's last output
             }
@@ -133,6 +133,18 @@ public final class CrosstalkExperiment implements Experiment {
             }
             return bySize;
         }
+    }
+
+    /**
+     * A bound on one condition: generous (at 50 ms per MB and request, 10x slower than measured
+     * here) so a slow ORB is measured, but a stalled one ends the condition instead of the run.
+     */
+    static long caseTimeoutMillis(int reps) {
+        long totalMb = 0;
+        for (int size : SIZES) {
+            totalMb += Math.max(1, size >> 20);
+        }
+        return 30_000 + (long) (reps + 3) * totalMb * 50;
     }
 
     private static List<String> withHeap(List<String> options, String heap) {
