@@ -18,13 +18,13 @@ import org.irmi.bench.daytrader.internal.Args;
  * The DayTrader benchmark: throughput (replies/s, from httperf) and p50/p99 of the scenario page
  * (recorded in the web tier with HdrHistogram) under the standard mix with no faults, I-RMI against
  * stock JacORB in one run, at the paper's load (4 sessions, 0.1 s think time) and at saturation
- * (many sessions, no think time). Each round starts a fresh deployment per ORB (the ORB order
- * alternates between rounds), warms it up, runs both loads and audits the database; the report
- * quotes medians over rounds and the I-RMI/JacORB ratios, and is written to
+ * (many sessions, no think time). Both deployments run side by side; after a warm-up each load
+ * runs {@code rounds} times per ORB, the ORBs taking turns, and each run ends with the audit. The
+ * report quotes medians over runs and the I-RMI/JacORB ratios, and is written to
  * {@code docs/benchmarks/daytrader.md}.
  *
  * <pre>
- * java -cp ... org.irmi.bench.daytrader.DayTraderBenchmark [--quick] [--rounds 2] [--seconds 45] [--sessions 32]
+ * java -cp ... org.irmi.bench.daytrader.DayTraderBenchmark [--quick] [--rounds 5] [--seconds 15] [--sessions 32]
  *      [--users 15000] [--quotes 10000] [--out docs/benchmarks/daytrader.md]
  * </pre>
  */
@@ -49,8 +49,8 @@ public final class DayTraderBenchmark {
             return;
         }
         boolean quick = a.has("quick");
-        int rounds = a.getInt("rounds", quick ? 1 : 2, 1);
-        int seconds = a.getInt("seconds", quick ? 15 : 45, 5);
+        int rounds = a.getInt("rounds", quick ? 2 : 5, 1);
+        int seconds = a.getInt("seconds", quick ? 8 : 15, 5);
         int warmup = a.getInt("warmup", quick ? 8 : 15, 1);
         int sessions = a.getInt("sessions", 32, 1);
         int users = a.getInt("users", quick ? 2_000 : 15_000, 10);
@@ -63,28 +63,42 @@ public final class DayTraderBenchmark {
         }
         Map<String, List<Sample>> results = new LinkedHashMap<>();
         Instant started = Instant.now();
-        for (int round = 1; round <= rounds; round++) {
+        Map<OrbChoice, DayTraderDeployment> running = new LinkedHashMap<>();
+        Map<OrbChoice, Integer> saturationCalls = new LinkedHashMap<>();
+        try {
             for (OrbChoice orb : orbs) {
-                System.err.printf("benchmark: round %d/%d on %s ...%n", round, rounds, orb.flag());
-                try (DayTraderDeployment dt = DayTraderDeployment.builder().orb(orb).users(users).quotes(quotes)
-                        .workDir(Path.of("target", "benchmark", orb.flag() + "-" + round)).start()) {
-                    // Warm-up: JIT, connection pools, caches. Discarded.
-                    HttperfResult warm = Httperf.run(Httperf.saturation("127.0.0.1", dt.webPort(), sessions,
-                            Math.max(20, warmup * 10)), Duration.ofMinutes(5));
-                    // A second, warm run of about `warmup` seconds measures the rate that sizes the saturating run.
-                    warm = Httperf.run(Httperf.saturation("127.0.0.1", dt.webPort(), sessions,
-                            Math.max(20, (int) (warm.replyThroughputPerSecond() * warmup / sessions))), Duration.ofMinutes(5));
-                    Sample paper = measure(dt, Httperf.paperLoad("127.0.0.1", dt.webPort(), seconds), seconds);
-                    results.computeIfAbsent("paper/" + orb.flag(), k -> new ArrayList<>()).add(paper);
-                    System.err.println("benchmark:   paper load " + paper);
-                    // Size the saturating run from the warm-up's throughput: about `seconds` long.
-                    int calls = Math.max(50, (int) (warm.replyThroughputPerSecond() * seconds / sessions));
-                    Sample sat = measure(dt, Httperf.saturation("127.0.0.1", dt.webPort(), sessions, calls), seconds);
-                    results.computeIfAbsent("saturation/" + orb.flag(), k -> new ArrayList<>()).add(sat);
-                    System.err.println("benchmark:   saturation " + sat);
+                System.err.printf("benchmark: starting DayTrader on %s ...%n", orb.flag());
+                running.put(orb, DayTraderDeployment.builder().orb(orb).users(users).quotes(quotes)
+                        .workDir(Path.of("target", "benchmark", orb.flag())).start());
+            }
+            for (OrbChoice orb : orbs) {
+                DayTraderDeployment dt = running.get(orb);
+                // Warm-up: JIT, connection pools, caches. Discarded.
+                HttperfResult warm = Httperf.run(Httperf.saturation("127.0.0.1", dt.webPort(), sessions,
+                        Math.max(20, warmup * 10)), Duration.ofMinutes(5));
+                // A second, warm run of about `warmup` seconds measures the rate that sizes the saturating runs.
+                warm = Httperf.run(Httperf.saturation("127.0.0.1", dt.webPort(), sessions,
+                        Math.max(20, (int) (warm.replyThroughputPerSecond() * warmup / sessions))), Duration.ofMinutes(5));
+                saturationCalls.put(orb, Math.max(50, (int) (warm.replyThroughputPerSecond() * seconds / sessions)));
+                System.err.printf("benchmark: %s warm, %.0f replies/s at saturation%n", orb.flag(), warm.replyThroughputPerSecond());
+            }
+            // Both deployments stay up (the idle one costs little), and the ORBs take turns run by run, so
+            // whatever else loads the machine hits both alike.
+            for (String load : List.of("paper", "saturation")) {
+                for (int round = 1; round <= rounds; round++) {
+                    for (OrbChoice orb : orbs) {
+                        DayTraderDeployment dt = running.get(orb);
+                        Httperf.Workload w = load.equals("paper") ? Httperf.paperLoad("127.0.0.1", dt.webPort(), seconds)
+                                : Httperf.saturation("127.0.0.1", dt.webPort(), sessions, saturationCalls.get(orb));
+                        Sample sample = measure(dt, w, seconds);
+                        results.computeIfAbsent(load + "/" + orb.flag(), k -> new ArrayList<>()).add(sample);
+                        System.err.printf("benchmark: %s %d/%d %s: %s%n", load, round, rounds, orb.flag(), sample);
+                    }
+                    java.util.Collections.reverse(orbs); // alternate who goes first
                 }
             }
-            java.util.Collections.reverse(orbs); // alternate who goes first, so warm machines and noise even out
+        } finally {
+            running.values().forEach(DayTraderDeployment::close);
         }
         String report = report(results, rounds, seconds, sessions, users, quotes, quick, started, argv);
         Files.createDirectories(out.toAbsolutePath().getParent());
@@ -130,13 +144,13 @@ public final class DayTraderBenchmark {
         StringBuilder sb = new StringBuilder();
         sb.append("# DayTrader benchmark: I-RMI vs stock JacORB\n\n");
         sb.append("Standard scenario mix (`/daytrader/scenario`), no faults, both tiers on the same ORB, embedded H2,\n")
-                .append(String.format(Locale.ROOT, "%,d users and %,d quotes. %d round(s); each round starts a fresh deployment per ORB"
-                        + " (order alternating), warms it up, then runs the two loads for about %d s each.%n%n", users, quotes,
-                        rounds, seconds))
+                .append(String.format(Locale.ROOT, "%,d users and %,d quotes. Both deployments (JacORB, I-RMI) run side by side;"
+                        + " after a warm-up each load runs %d times per ORB for about %d s, the ORBs taking turns (order"
+                        + " alternating), so load from elsewhere on the machine hits both alike.%n%n", users, quotes, rounds, seconds))
                 .append("- **paper load**: httperf, 4 concurrent sessions, 0.1 s think time (the paper's workload).\n")
                 .append("- **saturation**: httperf, ").append(sessions).append(" concurrent sessions, no think time.\n")
                 .append("- throughput = httperf replies / test duration; p50/p99 = the web tier's HdrHistogram of the\n")
-                .append("  scenario page (includes the RMI-IIOP calls to the backend). Figures are medians over rounds.\n\n");
+                .append("  scenario page (includes the RMI-IIOP calls to the backend). Figures are medians over the runs.\n\n");
         sb.append("| load | ORB | throughput (req/s) | p50 (ms) | p99 (ms) | replies | 5xx | httperf errors | valid | audit |\n");
         sb.append("|---|---|---:|---:|---:|---:|---:|---:|---|---|\n");
         for (String load : List.of("paper", "saturation")) {
@@ -161,7 +175,7 @@ public final class DayTraderBenchmark {
                         med(i, Sample::throughput) / med(j, Sample::throughput), med(i, Sample::p99Ms) / med(j, Sample::p99Ms)));
             }
         }
-        sb.append("\nPer round (throughput req/s / p99 ms / the machine's 1-min load average after the run):\n\n");
+        sb.append("\nPer run, in order (throughput req/s / p99 ms / the machine's 1-min load average after the run):\n\n");
         for (Map.Entry<String, List<Sample>> e : results.entrySet()) {
             sb.append("- ").append(e.getKey()).append(": ");
             for (Sample s : e.getValue()) {
