@@ -57,6 +57,7 @@ final class IsolationGlue implements AutoCloseable {
     private final AtomicLong allocatedBytes = new AtomicLong();
     private final ConcurrentLinkedQueue<IncomingRequest> headersForCrosstalk = new ConcurrentLinkedQueue<>();
     private LocalResourceMonitor local;
+    private volatile org.irmi.monitors.LoadReporter reporter;
     private QosCrosstalkPoint crosstalk;
     private long lastSampleNanos = System.nanoTime();
     private long lastCompletions;
@@ -97,6 +98,12 @@ final class IsolationGlue implements AutoCloseable {
                     IncomingRequest.requestKey(c.connectionId(), c.requestId()), c.cpuNanos(),
                     c.allocatedBytes()));
         });
+        // the report is cached and refreshed every 100 ms (monitors' LoadReporter): a reply pays
+        // for a volatile read, not for a snapshot of the resource monitor
+        org.irmi.monitors.LoadReporter reporter = monitor == null ? null
+                : new org.irmi.monitors.LoadReporter(monitor, org.irmi.monitors.Clock.system(),
+                org.irmi.monitors.LoadReporter.DEFAULT_REFRESH_NANOS);
+        this.reporter = reporter;
         hooks.addReplyContextProvider(new ReplyContextProvider() {
             @Override
             public int contextId() {
@@ -105,12 +112,12 @@ final class IsolationGlue implements AutoCloseable {
 
             @Override
             public byte[] contextData(String operation, boolean exceptionReply) {
+                if (reporter != null) {
+                    return reporter.encoded();
+                }
                 long now = System.nanoTime();
-                LoadReport r = monitor == null ? new LoadReport(0, 0, 0, 0, 0,
-                        runtime.advertisesOverload(now), runtime.inPoisonEpisode())
-                        : LoadReport.from(monitor.snapshot(), runtime.advertisesOverload(now),
-                        runtime.inPoisonEpisode());
-                return LoadReportCodec.encode(r);
+                return LoadReportCodec.encode(new LoadReport(0, 0, 0, 0, 0,
+                        runtime.advertisesOverload(now), runtime.inPoisonEpisode()));
             }
         });
         return this;
@@ -293,6 +300,11 @@ final class IsolationGlue implements AutoCloseable {
                 local.sample();
             }
             runtime.tick(now);
+            org.irmi.monitors.LoadReporter lr = reporter;
+            if (lr != null) {
+                lr.setOverloaded(runtime.advertisesOverload(now));
+                lr.setPoisonEpisode(runtime.inPoisonEpisode());
+            }
             if (crosstalk != null) {
                 Set<Long> open = new HashSet<>();
                 for (ConnectionView c : transport.connections()) {
