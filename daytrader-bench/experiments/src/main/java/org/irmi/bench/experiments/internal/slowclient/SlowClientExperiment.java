@@ -38,7 +38,7 @@ public final class SlowClientExperiment implements Experiment {
     static final String PRIMARY_HEAP = "-Xmx120m";
     static final String PRIMARY_GC = System.getProperty("irmi.slowclient.primaryGc", "-XX:+UseSerialGC");
     static final int QUEUE_CAPACITY = Integer.getInteger("irmi.slowclient.queue", 150);
-    static final int SECONDARY_CPU_MICROS_PER_EVENT = Integer.getInteger("irmi.slowclient.cpuMicros", 3000);
+    static final int SECONDARY_CPU_MICROS_PER_EVENT = Integer.getInteger("irmi.slowclient.cpuMicros", 2000);
     static final int STRESS_THREADS = 8;
     static final int CLIENT_PERIOD_MILLIS = Integer.getInteger("irmi.slowclient.clientPeriodMillis", 20);
     static final int STAT_MILLIS = 250;
