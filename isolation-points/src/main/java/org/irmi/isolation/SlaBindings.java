@@ -31,6 +31,7 @@ public final class SlaBindings {
                 .remoteHeapPressureHigh(sc.remoteLoad().heapPressurePercent() / 100.0)
                 .remoteQueueHigh((int) Math.min(Integer.MAX_VALUE, sc.remoteLoad().queueLength()))
                 .remoteGcPerSecondHigh(sc.remoteLoad().gcPerSecond())
+                .remoteRttHigh(sc.remoteLoad().rtt())
                 .reactToPeerOverload(sc.reactToPeerOverload())
                 .remoteReportMaxAge(monitors.remoteResources().length())
                 .module(sc.action().module().name());

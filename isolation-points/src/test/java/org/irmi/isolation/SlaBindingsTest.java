@@ -17,6 +17,7 @@ class SlaBindingsTest {
                 queueGrowth: 20/s
                 maxQueueLength: 300
                 heapPressure: 70%
+                remoteLoad: {rtt: 20ms}
                 action: {module: short-circuit}
               poison:
                 confirmEpisodes: 3
@@ -42,6 +43,7 @@ class SlaBindingsTest {
         assertThat(c.queueGrowthPerSecond()).isEqualTo(20.0);
         assertThat(c.maxQueueLength()).isEqualTo(300.0);
         assertThat(c.heapPressureHigh()).isEqualTo(0.7);
+        assertThat(c.remoteRttHighNanos()).isEqualTo(20_000_000L);
         assertThat(c.windowNanos()).isEqualTo(5_000_000_000L);
         assertThat(c.module()).isEqualTo("short-circuit");
         assertThat(c.pairs()).hasSize(1);

@@ -291,7 +291,7 @@ public final class SlaBinder {
       b.cpuPercent(d);
     }
     if (s.has("remoteLoad")) {
-      RemoteLoadThresholds r = sub(s, "remoteLoad", SlaKeys.REMOTE_LOAD, "cpu, heapPressure, queueLength, gcRate",
+      RemoteLoadThresholds r = sub(s, "remoteLoad", SlaKeys.REMOTE_LOAD, "cpu, heapPressure, queueLength, gcRate, rtt",
           this::remoteLoad);
       if (r != null) {
         b.remoteLoad(r);
@@ -325,11 +325,13 @@ public final class SlaBinder {
     Double heap = s.percent("heapPressure");
     Long queue = s.integer("queueLength");
     Double gc = s.perSecond("gcRate");
+    Duration rtt = s.duration("rtt");
     return s.construct(() -> new RemoteLoadThresholds(
         cpu == null ? d.cpuPercent() : cpu,
         heap == null ? d.heapPressurePercent() : heap,
         queue == null ? d.queueLength() : queue,
-        gc == null ? d.gcPerSecond() : gc));
+        gc == null ? d.gcPerSecond() : gc,
+        rtt == null ? d.rtt() : rtt));
   }
 
   private PoisonConfig poison(Section s) {

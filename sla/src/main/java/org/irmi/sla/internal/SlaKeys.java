@@ -47,7 +47,7 @@ public final class SlaKeys {
     m.put(SLOW_CLIENT, List.of("enabled", "targets", "queueGrowth", "maxQueueLength", "queueGauge", "heapPressure",
         "gcRate", "cpu", "remoteLoad", "reactToPeerOverload", "action"));
     m.put(TARGET, List.of("target", "operations"));
-    m.put(REMOTE_LOAD, List.of("cpu", "heapPressure", "queueLength", "gcRate"));
+    m.put(REMOTE_LOAD, List.of("cpu", "heapPressure", "queueLength", "gcRate", "rtt"));
     m.put(POISON, List.of("enabled", "throughputDrop", "resourceRise", "resources", "baselineWindow", "detectionWindow",
         "minEpisode", "attribution", "confirmEpisodes", "coolDown", "probation", "signatures", "neverFilter", "action"));
     m.put(PROBATION, List.of("rate", "admitAfter"));

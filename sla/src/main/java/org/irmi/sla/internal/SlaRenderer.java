@@ -131,6 +131,9 @@ public final class SlaRenderer {
     rm.put("heapPressure", Units.formatPercent(r.heapPressurePercent()));
     rm.put("queueLength", r.queueLength());
     rm.put("gcRate", Units.formatPerSecond(r.gcPerSecond()));
+    if (!r.rtt().isZero()) {
+      rm.put("rtt", Units.formatDuration(r.rtt()));
+    }
     m.put("remoteLoad", rm);
     m.put("reactToPeerOverload", c.reactToPeerOverload());
     m.put("action", action(c.action()));
