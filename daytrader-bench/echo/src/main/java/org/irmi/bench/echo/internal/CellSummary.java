@@ -22,11 +22,14 @@ import java.util.function.ToDoubleFunction;
  * @param rampMillis       median time to open every connection
  * @param readerThreads    median of the trials' peak connection reader threads (-1 if not seen)
  * @param heapAfterGcKb    median of the trials' peak heap held after a collection, KiB (-1 if not known)
+ * @param callsPerSecondMin the slowest trial's calls/s (how noisy the cell was)
+ * @param callsPerSecondMax the fastest trial's calls/s
  */
 public record CellSummary(String variant, int payloadBytes, int connections, int trials, int failures,
                           String lastFailure, double callsPerSecond, double p50Micros, double p99Micros,
                           double serverThreads, double serverRssKb, int connectionsSeen, long errors,
-                          double rampMillis, double readerThreads, double heapAfterGcKb) {
+                          double rampMillis, double readerThreads, double heapAfterGcKb,
+                          double callsPerSecondMin, double callsPerSecondMax) {
 
     /** Summarises {@code done} (completed trials) and {@code failed} failure messages. */
     public static CellSummary of(String variant, int payloadBytes, int connections, List<LoadRun.Trial> done,
@@ -34,7 +37,7 @@ public record CellSummary(String variant, int payloadBytes, int connections, int
         String lastFailure = failed.isEmpty() ? null : failed.get(failed.size() - 1);
         if (done.isEmpty()) {
             return new CellSummary(variant, payloadBytes, connections, 0, failed.size(), lastFailure,
-                    Double.NaN, Double.NaN, Double.NaN, Double.NaN, Double.NaN, 0, 0, Double.NaN, Double.NaN, Double.NaN);
+                    Double.NaN, Double.NaN, Double.NaN, Double.NaN, Double.NaN, 0, 0, Double.NaN, Double.NaN, Double.NaN, Double.NaN, Double.NaN);
         }
         return new CellSummary(variant, payloadBytes, connections, done.size(), failed.size(), lastFailure,
                 median(done, t -> t.result().callsPerSecond()),
@@ -46,7 +49,9 @@ public record CellSummary(String variant, int payloadBytes, int connections, int
                 done.stream().mapToLong(t -> t.result().failedCalls()).sum(),
                 median(done, t -> t.result().rampMillis()),
                 median(done, t -> t.readerThreads()),
-                median(done, t -> t.heapAfterGcKb()));
+                median(done, t -> t.heapAfterGcKb()),
+                done.stream().mapToDouble(t -> t.result().callsPerSecond()).min().orElse(Double.NaN),
+                done.stream().mapToDouble(t -> t.result().callsPerSecond()).max().orElse(Double.NaN));
     }
 
     /** True when at least one trial completed. */

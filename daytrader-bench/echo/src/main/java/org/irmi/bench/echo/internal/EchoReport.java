@@ -134,18 +134,18 @@ public final class EchoReport {
     /** The results table and the ratios table. */
     public String renderTables() {
         StringBuilder sb = new StringBuilder("## Results (medians)\n\n");
-        sb.append("| payload | conns | variant | calls/s | p50 ms | p99 ms | server threads | reader threads | server RSS MB | live heap MB | conns seen | errors | ramp ms |\n");
-        sb.append("|---:|---:|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|\n");
+        sb.append("| payload | conns | variant | calls/s | trials' calls/s (min-max) | p50 ms | p99 ms | server threads | reader threads | server RSS MB | live heap MB | conns seen | errors | ramp ms |\n");
+        sb.append("|---:|---:|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|\n");
         for (CellSummary c : cells) {
             if (!c.measured()) {
-                sb.append(String.format(Locale.ROOT, "| %s | %,d | %s | failed: %s | | | | | | | | | |%n", size(c.payloadBytes()),
+                sb.append(String.format(Locale.ROOT, "| %s | %,d | %s | failed: %s | | | | | | | | | | |%n", size(c.payloadBytes()),
                         c.connections(), c.variant(), c.lastFailure()));
                 continue;
             }
-            sb.append(String.format(Locale.ROOT, "| %s | %,d | %s | %,.0f | %.3f | %.3f | %.0f | %s | %.0f | %s | %,d | %d | %.0f |%n",
+            sb.append(String.format(Locale.ROOT, "| %s | %,d | %s | %,.0f | %,.0f-%,.0f | %.3f | %.3f | %.0f | %s | %.0f | %s | %,d | %d | %.0f |%n",
                     size(c.payloadBytes()), c.connections(), c.variant() + (c.failures() > 0 ? " (" + c.failures() + " trials failed)" : ""),
-                    c.callsPerSecond(), c.p50Micros() / 1e3, c.p99Micros() / 1e3, c.serverThreads(),
-                    c.readerThreads() < 0 ? "?" : String.format(Locale.ROOT, "%.0f", c.readerThreads()), c.serverRssKb() / 1024,
+                    c.callsPerSecond(), c.callsPerSecondMin(), c.callsPerSecondMax(), c.p50Micros() / 1e3,
+                    c.p99Micros() / 1e3, c.serverThreads(), c.readerThreads() < 0 ? "?" : String.format(Locale.ROOT, "%.0f", c.readerThreads()), c.serverRssKb() / 1024,
                     c.heapAfterGcKb() < 0 ? "?" : String.format(Locale.ROOT, "%.0f", c.heapAfterGcKb() / 1024),
                     c.connectionsSeen(), c.errors(), c.rampMillis()));
         }

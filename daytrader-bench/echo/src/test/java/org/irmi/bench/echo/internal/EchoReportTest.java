@@ -13,7 +13,7 @@ class EchoReportTest {
 
     private static CellSummary cell(String variant, int payload, int conns, double callsPerSecond, long errors) {
         return new CellSummary(variant, payload, conns, 5, 0, null, callsPerSecond, 100, 1000, conns + 40.0,
-                300 * 1024.0, conns, errors, 10, 1, 8 * 1024.0);
+                300 * 1024.0, conns, errors, 10, 1, 8 * 1024.0, callsPerSecond, callsPerSecond);
     }
 
     private static EchoReport report(List<CellSummary> cells) {
