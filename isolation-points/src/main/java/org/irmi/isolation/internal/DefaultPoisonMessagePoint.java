@@ -52,6 +52,9 @@ public final class DefaultPoisonMessagePoint implements PoisonMessagePoint {
     private volatile long risingEdges;
     private volatile long lastOverloadNanos = Long.MIN_VALUE / 2;
     private volatile boolean inEpisode;
+    /** A falling edge came before minEpisode: the episode waits this long for a new rise. */
+    private volatile boolean suspended;
+    private long suspendedUntilNanos;
     private volatile long risingNanosVolatile;
     // episode lock only:
     private Set<String> s1;
@@ -229,6 +232,18 @@ public final class DefaultPoisonMessagePoint implements PoisonMessagePoint {
     @Override
     public void onRisingEdge(long nowNanos, Evidence evidence) {
         synchronized (episodeLock) {
+            if (suspended && nowNanos <= suspendedUntilNanos) {
+                // the edge detector flapped inside one sustained problem: the same episode goes on
+                suspended = false;
+                inEpisode = true;
+                risingEdges++;
+                LOG.info("irmi.poison episode resumed (rising edge {} ms after a short falling edge)",
+                        (nowNanos - (suspendedUntilNanos - config.minEpisodeNanos())) / 1_000_000);
+                return;
+            }
+            if (suspended) {
+                discardSuspended();
+            }
             if (pendingKeys != null) {
                 analyse(nowNanos); // a new episode starts before the last one's stragglers ended
             }
@@ -245,6 +260,14 @@ public final class DefaultPoisonMessagePoint implements PoisonMessagePoint {
         }
     }
 
+    /** Episode lock held. */
+    private void discardSuspended() {
+        suspended = false;
+        episodeCosts = null; // a blip: no analysis
+        LOG.info("irmi.poison episode ignored: shorter than poison.minEpisode ({} ms) and not resumed",
+                config.minEpisodeNanos() / 1_000_000);
+    }
+
     @Override
     public void onFallingEdge(long nowNanos, Evidence evidence) {
         synchronized (episodeLock) {
@@ -253,9 +276,9 @@ public final class DefaultPoisonMessagePoint implements PoisonMessagePoint {
             }
             inEpisode = false;
             if (nowNanos - risingNanos < config.minEpisodeNanos()) {
-                episodeCosts = null; // a blip: no analysis, the costs go back to the baseline
-                LOG.info("irmi.poison episode of {} ms ignored (poison.minEpisode {} ms)",
-                        (nowNanos - risingNanos) / 1_000_000, config.minEpisodeNanos() / 1_000_000);
+                // too short so far: a blip, unless the detector flapped and rises again soon
+                suspended = true;
+                suspendedUntilNanos = nowNanos + config.minEpisodeNanos();
                 return;
             }
             lastOverloadNanos = nowNanos;
@@ -281,6 +304,13 @@ public final class DefaultPoisonMessagePoint implements PoisonMessagePoint {
 
     @Override
     public void tick(long nowNanos) {
+        if (suspended) {
+            synchronized (episodeLock) {
+                if (suspended && nowNanos > suspendedUntilNanos) {
+                    discardSuspended();
+                }
+            }
+        }
         if (pendingKeys != null) {
             synchronized (episodeLock) {
                 if (pendingKeys != null && nowNanos >= pendingDeadlineNanos) {

@@ -134,9 +134,32 @@ class DefaultPoisonMessagePointTest {
         p.onDispatchEnd(poison.requestKey(), 4_000_000_000L, 40_000_000_000L);
         clock.advance(Duration.ofMillis(900));
         p.onFallingEdge(clock.nanoTime(), Evidence.NONE);
+        clock.advance(Duration.ofMillis(1100));
+        p.tick(clock.nanoTime());
         assertThat(p.episodeReports()).isEmpty();
         assertThat(p.filtered()).isEmpty();
         assertThat(p.episodes()).isZero();
+    }
+
+    @Test
+    void shouldJoinFlappingEdgesIntoOneEpisodeWhenTheyComeBackWithinMinEpisode() {
+        DefaultPoisonMessagePoint p = point(config());
+        normal(p, "quote", 50);
+        IncomingRequest poison = req("poison");
+        p.onRequestHeader(poison);
+        p.onRisingEdge(clock.nanoTime(), Evidence.NONE);
+        clock.advance(Duration.ofMillis(100));
+        p.onFallingEdge(clock.nanoTime(), Evidence.NONE);   // flap
+        clock.advance(Duration.ofMillis(400));
+        p.tick(clock.nanoTime());
+        p.onRisingEdge(clock.nanoTime(), Evidence.NONE);    // the same problem again
+        normal(p, "quote", 5);
+        clock.advance(Duration.ofMillis(3000));
+        p.onDispatchEnd(poison.requestKey(), 4_000_000_000L, 40_000_000_000L);
+        p.onFallingEdge(clock.nanoTime(), Evidence.NONE);
+        assertThat(p.episodeReports()).hasSize(1);
+        assertThat(p.episodeReports().get(0).inFlightAtRise()).contains("poison");
+        assertThat(p.filtered()).containsExactly("poison");
     }
 
     @Test
