@@ -13,7 +13,7 @@ import java.util.function.Consumer;
  * <p>Made cheap on purpose (the prototype lost about 15% to a blocking queue): offering is a
  * lock-free enqueue plus a size counter and wakes nobody; the selector calls {@link #signal()}
  * once per turn, which unparks a parked worker only if work is waiting. A worker that takes an
- * item while more are waiting wakes one more worker, and spins briefly before parking, so under
+ * item while a backlog waits wakes one more worker, and spins briefly before parking, so under
  * load requests pass with few futex calls.
  *
  * <p>THREADING: {@link #offer} and {@link #signal} from the selector thread (or any thread);
@@ -22,6 +22,14 @@ import java.util.function.Consumer;
 final class DispatchQueue<T> {
 
     private static final int SPINS_BEFORE_PARK = 32;
+    /**
+     * A worker that takes an item wakes a second worker only when at least this many more wait.
+     * Handing a request to JacORB takes a few microseconds, so one awake worker drains a selector
+     * turn's batch faster than a parked one wakes up; every extra wake-up is a context switch on
+     * both sides. The selector's per-turn {@link #signal()} still wakes a parked worker whenever
+     * work waits, so a worker held up inside JacORB never strands the queue.
+     */
+    static final int HELPER_WAKE_DEPTH = 16;
 
     private final ConcurrentLinkedQueue<T> queue = new ConcurrentLinkedQueue<>();
     private final AtomicInteger size = new AtomicInteger();
@@ -133,8 +141,8 @@ final class DispatchQueue<T> {
                     }
                     parked.set(false);
                 }
-                if (size.get() > 0) {
-                    wakeOne(); // more waiting: let a second worker help
+                if (size.get() >= HELPER_WAKE_DEPTH) {
+                    wakeOne(); // a backlog: let a second worker help
                 }
                 handler.accept(t);
             }

@@ -55,4 +55,31 @@ class DispatchQueueTest {
         assertThat(seen).hasSize(n);
         q.shutdown(5000);
     }
+
+    @Test
+    void shouldServeQueuedItemOnSecondWorkerWhenFirstIsHeldUpBelowHelperDepth() throws InterruptedException {
+        CountDownLatch release = new CountDownLatch(1);
+        CountDownLatch firstStarted = new CountDownLatch(1);
+        CountDownLatch secondDone = new CountDownLatch(1);
+        DispatchQueue<Integer> q = new DispatchQueue<>("t-held", 2, 100, i -> {
+            if (i == 0) {
+                firstStarted.countDown();
+                try {
+                    release.await();
+                } catch (InterruptedException e) {
+                    Thread.currentThread().interrupt();
+                }
+            } else {
+                secondDone.countDown();
+            }
+        });
+        assertThat(q.offer(0)).isTrue();
+        q.signal();
+        assertThat(firstStarted.await(5, TimeUnit.SECONDS)).isTrue();
+        assertThat(q.offer(1)).isTrue(); // one item: below HELPER_WAKE_DEPTH, so only the selector's signal wakes a helper
+        q.signal();
+        assertThat(secondDone.await(5, TimeUnit.SECONDS)).isTrue();
+        release.countDown();
+        q.shutdown(5000);
+    }
 }
