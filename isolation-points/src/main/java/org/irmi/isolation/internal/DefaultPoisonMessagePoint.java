@@ -245,7 +245,13 @@ public final class DefaultPoisonMessagePoint implements PoisonMessagePoint {
                 discardSuspended();
             }
             if (pendingKeys != null) {
-                analyse(nowNanos); // a new episode starts before the last one's stragglers ended
+                // the problem came back while requests of S1 were still running: the same
+                // episode goes on (its costs keep accumulating; S2 is taken at the next fall)
+                pendingKeys = null;
+                inEpisode = true;
+                risingEdges++;
+                LOG.info("irmi.poison episode resumed (rising edge while S1 requests still ran)");
+                return;
             }
             if (inEpisode) {
                 return;

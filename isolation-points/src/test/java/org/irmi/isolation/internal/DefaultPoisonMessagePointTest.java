@@ -94,6 +94,25 @@ class DefaultPoisonMessagePointTest {
     }
 
     @Test
+    void shouldContinueTheEpisodeWhenTheProblemReturnsWhileS1RequestsStillRun() {
+        DefaultPoisonMessagePoint p = point(config());
+        normal(p, "quote", 50);
+        IncomingRequest poison = req("poison");
+        p.onRequestHeader(poison);
+        p.onRisingEdge(clock.nanoTime(), Evidence.NONE);
+        clock.advance(Duration.ofSeconds(2));
+        p.onFallingEdge(clock.nanoTime(), Evidence.NONE); // poison still running: analysis waits
+        clock.advance(Duration.ofMillis(500));
+        p.onRisingEdge(clock.nanoTime(), Evidence.NONE);  // and the problem is back
+        assertThat(p.episodeReports()).isEmpty();
+        clock.advance(Duration.ofSeconds(2));
+        p.onDispatchEnd(poison.requestKey(), 4_000_000_000L, 40_000_000_000L);
+        p.onFallingEdge(clock.nanoTime(), Evidence.NONE);
+        assertThat(p.episodeReports()).hasSize(1);
+        assertThat(p.filtered()).containsExactly("poison");
+    }
+
+    @Test
     void shouldAnalyseAtTheDeadlineWhenS1RequestsNeverFinish() {
         DefaultPoisonMessagePoint p = point(config());
         normal(p, "quote", 50);
