@@ -82,6 +82,9 @@ public final class DayTraderBenchmark {
                 saturationCalls.put(orb, Math.max(50, (int) (warm.replyThroughputPerSecond() * seconds / sessions)));
                 System.err.printf("benchmark: %s warm, %.0f replies/s at saturation%n", orb.flag(), warm.replyThroughputPerSecond());
             }
+            // Same-sized saturating runs for both ORBs (the larger calibration), so neither is measured over a shorter ramp.
+            int calls = saturationCalls.values().stream().mapToInt(Integer::intValue).max().orElse(50);
+            saturationCalls.replaceAll((orb, c) -> calls);
             // Both deployments stay up (the idle one costs little), and the ORBs take turns run by run, so
             // whatever else loads the machine hits both alike.
             for (String load : List.of("paper", "saturation")) {
