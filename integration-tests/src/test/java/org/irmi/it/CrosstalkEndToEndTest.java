@@ -32,8 +32,9 @@ import org.omg.PortableServer.Servant;
 /**
  * The QoS-crosstalk point through the real selector transport: three client ORBs (one connection
  * each) stream 256 KB requests to three objects whose keys carry weights 1, 2 and 4; each client
- * keeps several requests in flight so that its connection always has data waiting. The shares of
- * bytes the one reader thread reads must be 1:2:4 within 10%.
+ * keeps several requests in flight so that its connection always has data waiting. Without the
+ * point (control phase) the heavy stream does not get 4/7; with it, the shares of bytes the one
+ * reader thread reads must be 1:2:4 within 10%.
  */
 class CrosstalkEndToEndTest {
     private final List<ORB> orbs = new ArrayList<>();
@@ -78,7 +79,7 @@ class CrosstalkEndToEndTest {
                         .minReceiveBufferBytes(64 * 1024).maxReceiveBufferBytes(256 * 1024)
                         .idleAfter(java.time.Duration.ofMillis(500)).build())
                 .build();
-        glue = new IsolationGlue(server, rt, 20).serve(null).start();
+        glue = new IsolationGlue(server, rt, 20).serve(null);
         IrmiTransport transport = Nodes.transport(server);
 
         // one client ORB per stream, connected one after the other to learn each connection's id
@@ -103,7 +104,9 @@ class CrosstalkEndToEndTest {
         AtomicLong errors = new AtomicLong();
         for (int i = 0; i < 3; i++) {
             Trade t = stubs.get(i);
-            for (int k = 0; k < 6; k++) {
+            // enough requests in flight that every connection always has data waiting; the
+            // heavier streams get more, since they must keep a larger share of the reader busy
+            for (int k = 0; k < 6 + 3 * i; k++) {
                 Thread th = new Thread(() -> {
                     byte[] payload = new byte[256 * 1024];
                     while (running.get()) {
@@ -118,6 +121,18 @@ class CrosstalkEndToEndTest {
                 th.start();
             }
         }
+        // control: the same streams without the point (every connection has the same budget)
+        Thread.sleep(1_000);
+        Map<Long, Long> c0 = bytesRead(transport);
+        Thread.sleep(3_000);
+        Map<Long, Long> c1 = bytesRead(transport);
+        double[] control = new double[3];
+        double controlTotal = 0;
+        for (int i = 0; i < 3; i++) {
+            control[i] = c1.get(connection[i]) - c0.get(connection[i]);
+            controlTotal += control[i];
+        }
+        glue.start();
         Thread.sleep(2_000); // the point sees three active streams and sets their budgets
         Map<Long, Long> start = bytesRead(transport);
         Thread.sleep(4_000);
@@ -133,12 +148,16 @@ class CrosstalkEndToEndTest {
         for (ConnectionView c : transport.connections()) {
             budgets.put(c.connectionId(), c.readBudgetBytes());
         }
-        System.out.printf("crosstalk e2e: read %.1f MB in 4 s; shares %.3f %.3f %.3f (target 0.143 "
-                        + "0.286 0.571); budgets %d %d %d; errors %d%n", total / 1e6, read[0] / total,
+        System.out.printf("crosstalk e2e: without the point shares %.3f %.3f %.3f; with weights 1:2:4 "
+                        + "read %.1f MB in 4 s; shares %.3f %.3f %.3f (target 0.143 "
+                        + "0.286 0.571); budgets %d %d %d; errors %d%n", control[0] / controlTotal,
+                control[1] / controlTotal, control[2] / controlTotal, total / 1e6, read[0] / total,
                 read[1] / total, read[2] / total, budgets.get(connection[0]),
                 budgets.get(connection[1]), budgets.get(connection[2]), errors.get());
         assertThat(budgets.get(connection[2])).isGreaterThan(budgets.get(connection[1]))
                 .isGreaterThan(budgets.get(connection[0]));
+        assertThat(control[2] / controlTotal).as("without the point the heavy stream has no 4/7")
+                .isLessThan(0.5);
         assertThat(read[0] / total).isCloseTo(1 / 7.0, within(0.1 / 7));
         assertThat(read[1] / total).isCloseTo(2 / 7.0, within(0.2 / 7));
         assertThat(read[2] / total).isCloseTo(4 / 7.0, within(0.4 / 7));
