@@ -64,7 +64,8 @@ public final class SlaBindings {
 
     /**
      * @return the monitors' edge detector config for the poison section: a rising edge at {@code
-     *         throughputDrop} below baseline with a {@code resourceRise} rise; the baseline holds
+     *         throughputDrop} below baseline with a {@code resourceRise} rise of one of the SLA's
+     *         {@code resources}; the baseline holds
      *         as many samples as {@code baselineWindow} has buckets. Feed the detector one sample
      *         per {@link #edgeSamplePeriodNanos} (the detection window's bucket).
      */
@@ -76,6 +77,9 @@ public final class SlaBindings {
                 .baselineSamples(baselineSamples)
                 .minBaselineSamples(Math.min(EdgeDetectorConfig.DEFAULT_MIN_BASELINE_SAMPLES,
                         baselineSamples))
+                .resources(pc.resources().stream()
+                        .map(r -> org.irmi.monitors.EdgeEvent.Resource.valueOf(r.name()))
+                        .toList())
                 .build();
     }
 

@@ -37,6 +37,20 @@ class SlaBindingsTest {
     private final Sla sla = Sla.parse(YAML, "trade.yaml");
 
     @Test
+    void shouldWatchOnlyTheSlasResourcesWhenPoisonNamesSome() {
+        Sla gcOnly = Sla.parse("""
+                service: trade
+                isolationPoints:
+                  poison:
+                    resources: [gc]
+                """, "gc-only.yaml");
+        assertThat(SlaBindings.edges(gcOnly.isolationPoints().poison().orElseThrow()).resources())
+                .containsExactly(org.irmi.monitors.EdgeEvent.Resource.GC);
+        assertThat(SlaBindings.edges(sla.isolationPoints().poison().orElseThrow()).resources())
+                .containsExactlyInAnyOrder(org.irmi.monitors.EdgeEvent.Resource.values());
+    }
+
+    @Test
     void shouldBindSlowClientThresholdsAndPairsFromTheSla() {
         SlowClientConfig c = SlaBindings.slowClient(sla.isolationPoints().slowClient().orElseThrow(),
                 sla.monitors());
