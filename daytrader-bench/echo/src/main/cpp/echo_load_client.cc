@@ -1,18 +1,22 @@
 // Closed-loop echo load client, built with omniORB.
 //
 //   echo_load_client -ior-file F -connections N -payload BYTES -warmup-ms W -duration-ms D
-//                    [-ramp-timeout-ms R] [-ORB... options passed to omniORB]
+//                    [-ramp-timeout-ms R] [-hold-until-eof] [-ORB... options passed to omniORB]
 //
 // N threads each call Echo::echoBytes in a loop on one shared reference; omniORB gives them up to N
 // connections (-ORBmaxGIOPConnectionPerServer N, one call per connection). Phases:
 //   ramp    until every thread has completed one call (all N connections open), at most R ms;
 //   warm-up W ms, not recorded;
 //   measure D ms: every call's latency goes into the calling thread's log-linear histogram.
+// It prints "ECHO-MEASURE start" and "ECHO-MEASURE end" as the measurement begins and ends.
 // At the end it prints two machine-readable lines on stdout:
 //   ECHO-LOAD key=value ...          (calls, calls_per_sec, p50_us, p99_us, ...)
 //   ECHO-HIST value_ns:count,...     (the merged histogram, each bucket by its midpoint)
 // Calls time out after 30 s (-ORBclientCallTimeOutPeriod); callers still waiting 10 s after the
 // end are reported as stuck=K and abandoned, so a run always ends.
+// With -hold-until-eof it keeps its connections open after printing those lines until its stdin
+// reaches end of file, so whoever runs it can count the server's connections at a moment when they
+// certainly exist (the parent closes stdin, or dies, to let it go).
 // Exit code 0 on a completed run (errors are counted in the result), 2 on bad arguments,
 // 3 when the server cannot be reached at all.
 #include <omniORB4/CORBA.h>
@@ -170,7 +174,7 @@ bool ReadFile(const std::string& path, std::string* out) {
 int Usage(const char* msg) {
   std::cerr << "echo_load_client: " << msg << "\n"
             << "usage: echo_load_client -ior-file F -connections N -payload BYTES"
-               " -warmup-ms W -duration-ms D [-ramp-timeout-ms R] [-ORB...]\n";
+               " -warmup-ms W -duration-ms D [-ramp-timeout-ms R] [-hold-until-eof] [-ORB...]\n";
   return 2;
 }
 
@@ -179,6 +183,7 @@ int Usage(const char* msg) {
 int main(int argc, char** argv) {
   std::string ior_file;
   long connections = 0, payload = -1, warmup_ms = -1, duration_ms = 0, ramp_timeout_ms = 60000;
+  bool hold_until_eof = false;
   std::vector<char*> orb_args;
   orb_args.push_back(argv[0]);
   // A call that gets no reply must not hang the run: it fails after 30 s (the caller's own -ORB
@@ -196,6 +201,7 @@ int main(int argc, char** argv) {
     else if (a == "-warmup-ms" && has_value) warmup_ms = std::atol(argv[++i]);
     else if (a == "-duration-ms" && has_value) duration_ms = std::atol(argv[++i]);
     else if (a == "-ramp-timeout-ms" && has_value) ramp_timeout_ms = std::atol(argv[++i]);
+    else if (a == "-hold-until-eof") hold_until_eof = true;
     else if (a.rfind("-ORB", 0) == 0) {
       orb_args.push_back(argv[i]);
       if (has_value) orb_args.push_back(argv[++i]);
@@ -258,11 +264,14 @@ int main(int argc, char** argv) {
   shared.phase = kWarmup;
   std::this_thread::sleep_for(std::chrono::milliseconds(warmup_ms));
   uint64_t errors_before = shared.errors.load();
+  // Phase marks, so that whoever runs this can read the server's CPU time at both ends.
+  std::cout << "ECHO-MEASURE start" << std::endl;
   shared.phase = kMeasure;
   uint64_t measure_start = NowNanos();
   std::this_thread::sleep_for(std::chrono::milliseconds(duration_ms));
   shared.phase = kStop;
   uint64_t measure_end = NowNanos();
+  std::cout << "ECHO-MEASURE end" << std::endl;
   // Callers finish their current call and stop. One whose call never returns is counted as stuck
   // and left behind: the run still reports, then exits without waiting for it.
   uint64_t join_deadline = NowNanos() + 10ull * 1000000000ull;
@@ -300,6 +309,11 @@ int main(int argc, char** argv) {
   std::cout << line << "\n";
   std::cout << "ECHO-HIST " << all.Encode() << "\n";
   std::cout.flush();
+  if (hold_until_eof) {
+    char buf[256];
+    while (std::fread(buf, 1, sizeof buf, stdin) > 0) {
+    }
+  }
   if (stuck > 0) {
     std::cerr << "echo_load_client: " << stuck << " callers still wait for a reply; exiting without them\n";
     std::_Exit(0);

@@ -138,12 +138,12 @@ public final class EchoBenchmark {
                                 done.computeIfAbsent(key, k -> new ArrayList<>()).add(t);
                                 String line = String.format("%-8s %6d B x %4d  round %d: %9.0f calls/s  p50 %7.3f ms"
                                                 + "  p99 %7.3f ms  threads %4d (readers %4d)  RSS %4d MB  heap %4d MB  conns %4d"
-                                                + "  errors %d  ramp %d ms",
+                                                + "  errors %d  ramp %d ms  server CPU %.1f us/call",
                                         v.name(), payload, c, round + 1, t.result().callsPerSecond(),
                                         t.result().p50Micros() / 1e3, t.result().p99Micros() / 1e3, t.serverThreads(),
                                         t.readerThreads(), t.serverRssKb() / 1024, t.heapAfterGcKb() / 1024,
                                         t.serverConnections(),
-                                        t.result().failedCalls(), t.result().rampMillis());
+                                        t.result().failedCalls(), t.result().rampMillis(), t.serverCpuMicrosPerCall());
                                 trialLines.add(line);
                                 System.out.println(line);
                             } catch (RuntimeException e) {
@@ -171,7 +171,7 @@ public final class EchoBenchmark {
             String loadAfter = MachineFacts.loadAverage();
             EchoReport report = new EchoReport(command, o, started, Instant.now(), loadBefore, loadAfter, openFiles,
                     measured, idle, idleHeapKb, cells, notes, trialLines);
-            String markdown = report.render();
+            String markdown = report.render() + cpuSection(measured, o.payloads(), connections, done);
             System.out.println();
             System.out.println(report.renderTables());
             Path out = o.out();
@@ -187,6 +187,63 @@ public final class EchoBenchmark {
         if (failedToMeasure) {
             System.exit(1);
         }
+    }
+
+    /**
+     * Server CPU time per measured call: the median over the trials, the pooled figure (all trials'
+     * CPU time over all their calls) and both as ratios to the first variant. Far less sensitive to
+     * other work on the machine than calls/s, since it counts only the server's own CPU time.
+     */
+    static String cpuSection(List<OrbVariant> measured, List<Integer> payloads, List<Integer> connections,
+                             Map<String, List<LoadRun.Trial>> done) {
+        if (measured.isEmpty()) {
+            return "";
+        }
+        String base = measured.get(0).name();
+        StringBuilder sb = new StringBuilder();
+        sb.append("\n## Server CPU time per call\n\n")
+                .append("utime + stime of the server process (`/proc/<pid>/stat`, 10 ms ticks) between the load client's ")
+                .append("start and end of measurement marks, over the calls measured in that interval. Ratios are to `")
+                .append(base).append("`.\n\n")
+                .append("| payload | conns | variant | CPU us/call (median) | trials (min-max) | pooled us/call | median ratio | pooled ratio |\n")
+                .append("|---:|---:|---|---:|---:|---:|---:|---:|\n");
+        for (int payload : payloads) {
+            for (int c : connections) {
+                double[] baseFig = cpuFigures(done.getOrDefault(key(base, payload, c), List.of()));
+                for (OrbVariant v : measured) {
+                    double[] f = cpuFigures(done.getOrDefault(key(v.name(), payload, c), List.of()));
+                    if (f[0] < 0) {
+                        continue;
+                    }
+                    sb.append(String.format(java.util.Locale.ROOT, "| %s | %,d | %s | %.2f | %.2f-%.2f | %.2f | %s | %s |%n",
+                            payload >= 1024 ? payload / 1024 + " KB" : payload + " B", c, v.name(), f[0], f[1], f[2], f[3],
+                            baseFig[0] > 0 ? String.format(java.util.Locale.ROOT, "%.3f", f[0] / baseFig[0]) : "-",
+                            baseFig[3] > 0 ? String.format(java.util.Locale.ROOT, "%.3f", f[3] / baseFig[3]) : "-"));
+                }
+            }
+        }
+        return sb.toString();
+    }
+
+    /** {median, min, max, pooled} server CPU us per call over the trials that have it; all -1 if none. */
+    static double[] cpuFigures(List<LoadRun.Trial> trials) {
+        List<Double> per = new ArrayList<>();
+        long nanos = 0;
+        long calls = 0;
+        for (LoadRun.Trial t : trials) {
+            if (t.serverCpuMicrosPerCall() >= 0) {
+                per.add(t.serverCpuMicrosPerCall());
+                nanos += t.serverCpuNanos();
+                calls += t.result().calls();
+            }
+        }
+        if (per.isEmpty()) {
+            return new double[] {-1, -1, -1, -1};
+        }
+        java.util.Collections.sort(per);
+        int n = per.size();
+        double median = n % 2 == 1 ? per.get(n / 2) : (per.get(n / 2 - 1) + per.get(n / 2)) / 2;
+        return new double[] {median, per.get(0), per.get(n - 1), nanos / 1e3 / calls};
     }
 
     private static void warm(NativeClients clients, ServerProcess s, int payload, Duration time) {

@@ -27,9 +27,22 @@ public final class LoadRun {
      * @param serverConnections   the most established connections on the server's port
      * @param readerThreads       the most connection reader threads the server had (-1 if not watched)
      * @param heapAfterGcKb       the most heap the server held after a garbage collection, KiB (-1 if not known)
+     * @param serverCpuNanos      CPU time the server used between the client's measurement marks, ns
+     *                            (-1 if not watched)
      */
     public record Trial(LoadResult result, int serverThreads, long serverRssKb, int serverConnections,
-                        int readerThreads, long heapAfterGcKb) {
+                        int readerThreads, long heapAfterGcKb, long serverCpuNanos) {
+
+        /** A trial whose server CPU time was not watched. */
+        public Trial(LoadResult result, int serverThreads, long serverRssKb, int serverConnections,
+                     int readerThreads, long heapAfterGcKb) {
+            this(result, serverThreads, serverRssKb, serverConnections, readerThreads, heapAfterGcKb, -1);
+        }
+
+        /** Server CPU time per measured call, microseconds; -1 when unknown. */
+        public double serverCpuMicrosPerCall() {
+            return serverCpuNanos < 0 || result.calls() <= 0 ? -1 : serverCpuNanos / 1e3 / result.calls();
+        }
     }
 
     private LoadRun() {
@@ -61,7 +74,7 @@ public final class LoadRun {
         List<String> cmd = new ArrayList<>(List.of(client.toString(), "-ior-file", iorFile.toString(),
                 "-connections", Integer.toString(connections), "-payload", Integer.toString(payloadBytes),
                 "-warmup-ms", Long.toString(warmup.toMillis()), "-duration-ms", Long.toString(measure.toMillis()),
-                "-ramp-timeout-ms", Long.toString(RAMP_TIMEOUT.toMillis())));
+                "-ramp-timeout-ms", Long.toString(RAMP_TIMEOUT.toMillis()), "-hold-until-eof"));
         cmd.addAll(orbArgs);
         Process p;
         try {
@@ -69,7 +82,18 @@ public final class LoadRun {
         } catch (IOException e) {
             throw new IllegalStateException("cannot start " + client + ": " + e.getMessage(), e);
         }
-        CompletableFuture<String> out = Processes.drain(p.getInputStream());
+        // The client prints its figures, then keeps its connections open until its stdin ends: the
+        // last sample, taken in that pause, sees every connection it still has, however late the
+        // periodic samples ran on a busy machine.
+        CompletableFuture<Void> reported = new CompletableFuture<>();
+        long[] cpuMarks = {-1, -1};
+        CompletableFuture<String> out = drainLines(p.getInputStream(), reported, line -> {
+            if (serverPid > 0 && line.equals("ECHO-MEASURE start")) {
+                cpuMarks[0] = ProcessSample.cpuNanos(serverPid);
+            } else if (serverPid > 0 && line.equals("ECHO-MEASURE end")) {
+                cpuMarks[1] = ProcessSample.cpuNanos(serverPid);
+            }
+        });
         long deadline = System.nanoTime() + RAMP_TIMEOUT.plus(warmup).plus(measure).plusSeconds(45).toNanos();
         int threads = 0;
         long rssKb = 0;
@@ -78,12 +102,22 @@ public final class LoadRun {
         long heapKb = -1;
         int samples = 0;
         try {
-            while (!p.waitFor(SAMPLE_EVERY_MILLIS, TimeUnit.MILLISECONDS)) {
+            boolean released = false;
+            while (!p.waitFor(released ? SAMPLE_EVERY_MILLIS : 0, TimeUnit.MILLISECONDS)) {
                 if (System.nanoTime() > deadline) {
                     p.destroyForcibly();
                     throw new IllegalStateException("load client ran out of time; output so far:\n" + out.getNow(""));
                 }
-                if (serverPid > 0) {
+                boolean last = !released && reported.isDone();
+                if (!last && !released) {
+                    try {
+                        reported.get(SAMPLE_EVERY_MILLIS, TimeUnit.MILLISECONDS);
+                        last = true;
+                    } catch (java.util.concurrent.TimeoutException e) {
+                        // still running: take a periodic sample
+                    }
+                }
+                if (serverPid > 0 && !released) {
                     ProcessSample s = ProcessSample.of(serverPid);
                     threads = Math.max(threads, s.threads());
                     rssKb = Math.max(rssKb, s.rssKb());
@@ -96,18 +130,66 @@ public final class LoadRun {
                         heapKb = Math.max(heapKb, HeapStats.read(serverStatsFile));
                     }
                 }
+                if (last) {
+                    release(p);
+                    released = true;
+                }
             }
             String output = out.get(10, TimeUnit.SECONDS);
             if (p.exitValue() != 0) {
                 throw new IllegalStateException("load client failed (exit " + p.exitValue() + "):\n" + output);
             }
-            return new Trial(LoadResult.parse(output), threads, rssKb, conns, readers, heapKb);
+            // Written by the output thread before it completed {@code out}: visible here.
+            long cpu = cpuMarks[0] >= 0 && cpuMarks[1] >= 0 ? cpuMarks[1] - cpuMarks[0] : -1;
+            return new Trial(LoadResult.parse(output), threads, rssKb, conns, readers, heapKb, cpu);
         } catch (InterruptedException e) {
             p.destroyForcibly();
             Thread.currentThread().interrupt();
             throw new IllegalStateException("interrupted", e);
         } catch (java.util.concurrent.ExecutionException | java.util.concurrent.TimeoutException e) {
             throw new IllegalStateException("cannot read the load client's output", e);
+        } finally {
+            release(p);
         }
+    }
+
+    /** Ends the client's stdin, which lets it close its connections and exit. */
+    private static void release(Process p) {
+        try {
+            p.getOutputStream().close();
+        } catch (IOException e) {
+            // it has exited already
+        }
+    }
+
+    /**
+     * Reads the client's output to its end on a daemon thread, completing {@code reported} once the
+     * last figure line ({@code ECHO-HIST}) or the end of the output has arrived.
+     */
+    private static CompletableFuture<String> drainLines(java.io.InputStream in, CompletableFuture<Void> reported,
+                                                        java.util.function.Consumer<String> onLine) {
+        CompletableFuture<String> all = new CompletableFuture<>();
+        Thread t = new Thread(() -> {
+            StringBuilder text = new StringBuilder();
+            try (var reader = new java.io.BufferedReader(
+                    new java.io.InputStreamReader(in, java.nio.charset.StandardCharsets.UTF_8))) {
+                String line;
+                while ((line = reader.readLine()) != null) {
+                    text.append(line).append('\n');
+                    onLine.accept(line);
+                    if (line.startsWith("ECHO-HIST")) {
+                        reported.complete(null);
+                    }
+                }
+                all.complete(text.toString());
+            } catch (IOException e) {
+                all.completeExceptionally(new java.io.UncheckedIOException(e));
+            } finally {
+                reported.complete(null);
+            }
+        }, "load-client-output");
+        t.setDaemon(true);
+        t.start();
+        return all;
     }
 }

@@ -27,6 +27,37 @@ public record ProcessSample(int threads, long rssKb) {
         }
     }
 
+    /** Clock ticks per second of {@code /proc/<pid>/stat} (USER_HZ, 100 on Linux). */
+    public static final long TICKS_PER_SECOND = 100;
+
+    /**
+     * CPU time the process has used so far (user + system, all threads), in nanoseconds, from
+     * {@code /proc/<pid>/stat}; -1 when it cannot be read. Resolution: one clock tick (10 ms).
+     */
+    public static long cpuNanos(long pid) {
+        try {
+            return parseStatCpuTicks(Files.readString(Path.of("/proc", Long.toString(pid), "stat")))
+                    * (1_000_000_000L / TICKS_PER_SECOND);
+        } catch (IOException | RuntimeException e) {
+            return -1;
+        }
+    }
+
+    /** utime + stime, in clock ticks, from the text of a {@code /proc/<pid>/stat} file. */
+    public static long parseStatCpuTicks(String stat) {
+        // The command name (field 2) is in parentheses and may hold spaces: count from the last ')'.
+        int close = stat.lastIndexOf(')');
+        if (close < 0) {
+            throw new IllegalArgumentException("not a /proc/<pid>/stat line: " + stat);
+        }
+        String[] f = stat.substring(close + 1).trim().split("\\s+");
+        // f[0] is field 3 (state); utime and stime are fields 14 and 15.
+        if (f.length < 13) {
+            throw new IllegalArgumentException("too few fields in /proc/<pid>/stat: " + stat);
+        }
+        return Long.parseLong(f[11]) + Long.parseLong(f[12]);
+    }
+
     /** Parses the text of a {@code /proc/<pid>/status} file. */
     public static ProcessSample parseStatus(String status) {
         int threads = -1;

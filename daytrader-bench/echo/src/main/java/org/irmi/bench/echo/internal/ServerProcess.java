@@ -16,7 +16,11 @@ public final class ServerProcess implements AutoCloseable {
 
     /** JVM options of every server, so variants differ only by their ORB properties. */
     public static final List<String> JVM_OPTIONS = List.of("-Xmx1g", "-XX:+UseG1GC",
-            "-Dorg.slf4j.simpleLogger.defaultLogLevel=warn");
+            "-Dorg.slf4j.simpleLogger.defaultLogLevel=warn",
+            // Isolation events (edges, episodes, non-proceed decisions, SLA reloads) are logged at INFO,
+            // only when they happen: the server log then shows whether any point triggered.
+            "-Dorg.slf4j.simpleLogger.log.org.irmi.orb.isolation=info",
+            "-Dorg.slf4j.simpleLogger.log.org.irmi.isolation=info");
 
     private final String variantSpec;
     private final Process process;

@@ -62,6 +62,15 @@ abstract class LoadClientContract {
     }
 
     @Test
+    void shouldMeasureServerCpuBetweenTheClientsMarksWhenServerIsWatched() {
+        LoadRun.Trial t = LoadRun.run(clients.loadClient(), iorFile, ProcessHandle.current().pid(), port, 2, 100,
+                Duration.ZERO, Duration.ofMillis(500), List.of());
+
+        assertThat(t.serverCpuNanos()).isNotNegative();
+        assertThat(t.serverCpuMicrosPerCall()).isNotNegative();
+    }
+
+    @Test
     void shouldAnswerEveryCallerWhenEightCallersRunConcurrently() {
         LoadRun.Trial t = LoadRun.run(clients.loadClient(), iorFile, -1, port, 8, 100,
                 Duration.ofMillis(200), Duration.ofMillis(600), List.of("-ORBclientCallTimeOutPeriod", "5000"));

@@ -15,6 +15,27 @@ class ProcessSampleTest {
     }
 
     @Test
+    void shouldAddUserAndSystemTicksWhenCommandNameHoldsSpacesAndParentheses() {
+        String stat = "4242 (java (x) y) S 1 4242 4242 0 -1 4194560 100 0 0 0 1234 567 0 0 20 0 44 0 9 10 11\n";
+
+        assertThat(ProcessSample.parseStatCpuTicks(stat)).isEqualTo(1234 + 567);
+    }
+
+    @Test
+    void shouldReadGrowingCpuTimeWhenProcessIsThisJvm() {
+        long pid = ProcessHandle.current().pid();
+        long before = ProcessSample.cpuNanos(pid);
+        long spin = System.nanoTime() + 50_000_000;
+        long x = 0;
+        while (System.nanoTime() < spin) {
+            x += Long.numberOfTrailingZeros(x + System.nanoTime());
+        }
+
+        assertThat(before).isNotNegative();
+        assertThat(ProcessSample.cpuNanos(pid)).as("after spinning (%d)", x).isGreaterThan(before);
+    }
+
+    @Test
     void shouldRejectStatusWhenThreadsLineIsMissing() {
         assertThatThrownBy(() -> ProcessSample.parseStatus("VmRSS:\t1 kB\n"))
                 .isInstanceOf(IllegalArgumentException.class);
