@@ -58,7 +58,9 @@ class ConnectionLifecycleTest {
                 "jacorb.poa.queue_wait", "on");
         try (GiopClient c = new GiopClient(Orbs.transport(server).port())) {
             c.socket.setSoTimeout(10_000);
-            c.send(GiopClient.request12(1, key, "sleepMillis", new byte[] {0, 0, 1, (byte) 0xf4}, true));
+            // 2 s: the cancel must arrive while request 4 still waits, even on a machine so loaded
+            // that a thread can stall for half a second (500 ms proved too short there).
+            c.send(GiopClient.request12(1, key, "sleepMillis", new byte[] {0, 0, 7, (byte) 0xd0}, true));
             for (int id = 2; id <= 4; id++) {
                 c.send(GiopClient.request12(id, key, "sleepMillis", new byte[4], true));
             }
