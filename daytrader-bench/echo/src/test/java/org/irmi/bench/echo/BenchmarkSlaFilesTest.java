@@ -26,7 +26,7 @@ class BenchmarkSlaFilesTest {
         assertThat(sla.isolationPoints().crosstalk()).isEmpty();
         PoisonConfig poison = sla.isolationPoints().poison().orElseThrow();
         assertThat(poison.enabled()).isTrue();
-        assertThat(poison.throughputDropPercent()).isEqualTo(100);
+        assertThat(poison.throughputDropPercent()).isEqualTo(99);
         assertThat(poison.isProtected("echoBytes")).isTrue();
     }
 
