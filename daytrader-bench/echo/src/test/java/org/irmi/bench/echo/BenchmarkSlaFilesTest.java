@@ -31,6 +31,24 @@ class BenchmarkSlaFilesTest {
     }
 
     @Test
+    void shouldInstallNoPointWhenObjectivesOnly() throws Exception {
+        Sla sla = load("irmi-slo.yaml");
+
+        assertThat(sla.objectives()).isNotEmpty();
+        assertThat(sla.isolationPoints().slowClient()).isEmpty();
+        assertThat(sla.isolationPoints().poison()).isEmpty();
+        assertThat(sla.isolationPoints().crosstalk()).isEmpty();
+    }
+
+    @Test
+    void shouldSwitchPerRequestCostOffWhenPoisonWithoutCost() throws Exception {
+        Sla sla = load("irmi-mon-nocost.yaml");
+
+        assertThat(sla.monitors().perRequestCost()).isFalse();
+        assertThat(sla.isolationPoints().poison()).hasValueSatisfying(p -> assertThat(p.isProtected("echoBytes")).isTrue());
+    }
+
+    @Test
     void shouldInstallEveryIsolationPointWhenAllOn() throws Exception {
         Sla sla = load("irmi-all.yaml");
 
