@@ -8,7 +8,10 @@ package org.irmi.orb;
  * @param readBudgetBytes   the bytes the reader reads from it per selector turn
  * @param bytesRead         bytes read from it so far
  * @param pendingOutboundBytes reply bytes waiting for the client to read
+ * @param budgetFilledTurns selector turns in which the reader read this connection's whole budget,
+ *                          that is, turns in which the connection still had data waiting: the
+ *                          measure of whether a stream is backlogged (and so gets its weighted share)
  */
 public record ConnectionView(long connectionId, String peerAddress, int readBudgetBytes, long bytesRead,
-                             long pendingOutboundBytes) {
+                             long pendingOutboundBytes, long budgetFilledTurns) {
 }

@@ -31,6 +31,8 @@ final class InboundConnection {
     SelectionKey key;
     volatile int readBudgetBytes;
     volatile long bytesRead;
+    /** Turns that read the whole budget (the connection was backlogged). Written by the selector thread only. */
+    volatile long budgetFilledTurns;
     IrmiServerGIOPConnection giop;
 
     // ---- inbound state, SELECTOR THREAD ONLY ----
@@ -110,6 +112,9 @@ final class InboundConnection {
             if (n < want) {
                 return; // the socket had less than we asked for: drained for now
             }
+        }
+        if (readThisTurn >= budget) {
+            budgetFilledTurns++; // single writer: the selector thread
         }
     }
 

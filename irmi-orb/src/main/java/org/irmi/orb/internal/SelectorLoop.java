@@ -548,7 +548,8 @@ final class SelectorLoop implements IrmiTransport, Runnable {
     public List<ConnectionView> connections() {
         List<ConnectionView> out = new ArrayList<>(connections.size());
         for (InboundConnection c : connections.values()) {
-            out.add(new ConnectionView(c.id, c.peerAddress, c.readBudgetBytes, c.bytesRead, c.pendingOutboundBytes()));
+            out.add(new ConnectionView(c.id, c.peerAddress, c.readBudgetBytes, c.bytesRead, c.pendingOutboundBytes(),
+                    c.budgetFilledTurns));
         }
         return out;
     }
