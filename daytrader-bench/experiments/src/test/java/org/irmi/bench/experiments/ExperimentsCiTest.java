@@ -36,6 +36,9 @@ class ExperimentsCiTest {
         report = ExperimentsMain.run(List.copyOf(ExperimentsMain.experiments().keySet()), RunLength.TINY, dir,
                 new PrintStream(terminal, true, StandardCharsets.UTF_8), "ExperimentsCiTest");
         Files.writeString(dir.resolve("terminal.txt"), terminal.toString(StandardCharsets.UTF_8));
+        // Into the Surefire report, so a failed direction can be read with its tables and notes.
+        System.out.println(terminal.toString(StandardCharsets.UTF_8));
+        System.out.println(Files.readString(dir.resolve("summary.md")));
     }
 
     private ExperimentResult result(String name) {

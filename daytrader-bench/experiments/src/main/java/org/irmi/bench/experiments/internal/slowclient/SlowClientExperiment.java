@@ -64,7 +64,7 @@ public final class SlowClientExperiment implements Experiment {
 
     @Override
     public ExperimentResult run(RunContext context) throws Exception {
-        long warmupMillis = context.length().millis(5_000, 2_000);
+        long warmupMillis = context.length().millis(5_000, 3_000);
         long unloadedMillis = context.length().millis(20_000, 4_000);
         long stressedMillis = context.length().millis(40_000, 8_000);
         ExperimentResult result = new ExperimentResult(name(), "Slow client (Figure 3, Tables 1-2, Figures 4-5)");
