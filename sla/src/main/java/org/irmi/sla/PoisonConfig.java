@@ -22,7 +22,7 @@ import org.irmi.sla.internal.Check;
  * {@link ProbationConfig probation}.
  *
  * @param enabled whether the point acts (default true)
- * @param throughputDropPercent drop below baseline that marks a rising edge, 1% to 100% (default 30%)
+ * @param throughputDropPercent drop below baseline that marks a rising edge, 1% to 99% (default 30%)
  * @param resourceRisePercent rise above baseline that marks a rising edge, 1% to 10000% (default 50%)
  * @param resources which resources count (default cpu, gc, allocation); not empty, no repeats
  * @param baselineWindow window of the steady-state baseline (default 60s in 60 buckets)
@@ -75,7 +75,7 @@ public record PoisonConfig(
     neverFilter = List.copyOf(neverFilter);
     Objects.requireNonNull(action, "action");
     Check c = new Check();
-    c.percent("throughputDrop", throughputDropPercent, 1, 100);
+    c.percent("throughputDrop", throughputDropPercent, 1, 99); // a 100% drop (throughput below zero) can never happen
     c.percent("resourceRise", resourceRisePercent, 1, 10_000);
     if (resources.isEmpty()) {
       c.fail("resources", "must list at least one of cpu, gc, allocation");

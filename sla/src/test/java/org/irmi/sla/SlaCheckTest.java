@@ -30,6 +30,6 @@ class SlaCheckTest {
 
     assertThat(code).isEqualTo(1);
     assertThat(err.toString(StandardCharsets.UTF_8)).isEqualTo(
-        "16-percent-out-of-range.yaml:4:21: isolationPoints.poison.throughputDrop: must be at most 100%, was 120%\n");
+        "16-percent-out-of-range.yaml:4:21: isolationPoints.poison.throughputDrop: must be at most 99%, was 120%\n");
   }
 }

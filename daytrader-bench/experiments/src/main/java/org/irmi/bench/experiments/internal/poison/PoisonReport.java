@@ -101,6 +101,11 @@ final class PoisonReport {
         goals(result, runs);
     }
 
+    /** Poison calls answered with a rejection instead of running, over the runs. */
+    private static double rejectedCalls(List<PoisonExperiment.Run> runs) {
+        return runs.stream().mapToLong(r -> r.episodes().stream().filter(PoisonExperiment.Call::rejected).count()).sum();
+    }
+
     private static String episodeTimes(List<PoisonExperiment.Run> runs, String mix) {
         for (PoisonExperiment.Run run : runs) {
             if (run.mix().name().equals(mix)) {
@@ -121,6 +126,10 @@ final class PoisonReport {
         result.figure("irmi.throughputDuringLaterEpisodesPercent", irmiWorst);
         result.figure("plain.auditProblems", auditFigure(plain));
         result.figure("irmi.auditProblems", irmi.isEmpty() ? Double.NaN : auditFigure(irmi));
+        result.figure("plain.poisonCallsRejected", rejectedCalls(plain));
+        result.figure("irmi.poisonCallsRejected", irmi.isEmpty() ? Double.NaN : rejectedCalls(irmi));
+        result.figure("irmi.falsePositives", irmi.isEmpty() ? Double.NaN
+                : irmi.stream().mapToLong(PoisonExperiment.Run::falsePositives).sum());
         String plainEpisode = plain.stream().map(r -> episodeText(r.identifiedInEpisode())).toList().toString();
         if (irmi.isEmpty()) {
             result.goal(new Goal("poison", "I-RMI keeps >= 90% of steady throughput during (later) poison episodes",
