@@ -73,6 +73,9 @@ public final class SlaBindings {
         int baselineSamples = Math.max(3, pc.baselineWindow().buckets());
         return EdgeDetectorConfig.custom()
                 .throughputDropPercent(pc.throughputDropPercent())
+                // recovery (the falling edge) must sit above the rising edge's threshold, or the
+                // detector has no hysteresis: half the drop when the SLA's drop is small
+                .recoveryPercent(Math.min(EdgeDetectorConfig.DEFAULT_RECOVERY_PERCENT, pc.throughputDropPercent() / 2))
                 .resourceRisePercent(pc.resourceRisePercent())
                 .baselineSamples(baselineSamples)
                 .minBaselineSamples(Math.min(EdgeDetectorConfig.DEFAULT_MIN_BASELINE_SAMPLES,

@@ -37,6 +37,17 @@ class SlaBindingsTest {
     private final Sla sla = Sla.parse(YAML, "trade.yaml");
 
     @Test
+    void shouldBuildAnEdgeDetectorWithHysteresisWhenTheSlasDropIsSmall() {
+        for (String drop : new String[] {"1%", "10%", "15%", "30%", "99%"}) {
+            Sla small = Sla.parse("service: trade\nisolationPoints:\n  poison:\n    throughputDrop: " + drop + "\n",
+                    "drop.yaml");
+            org.irmi.monitors.EdgeDetectorConfig c = SlaBindings.edges(small.isolationPoints().poison().orElseThrow());
+            assertThat(c.recoveryPercent()).as(drop).isLessThan(c.throughputDropPercent());
+            assertThat(org.irmi.monitors.EdgeDetector.of(c)).isNotNull();
+        }
+    }
+
+    @Test
     void shouldWatchOnlyTheSlasResourcesWhenPoisonNamesSome() {
         Sla gcOnly = Sla.parse("""
                 service: trade
