@@ -153,7 +153,7 @@ public final class PoisonExperiment implements Experiment {
         long steadyMillis = length.millis(15_000, 5_000);
         long spacingMillis = length.millis(20_000, 7_000);
         long tailMillis = length.millis(10_000, 5_000);
-        int episodes = length == RunLength.TINY ? 2 : 3;
+        int episodes = 3; // identification in episode 1 or 2 still shows rejected later calls
         List<Mix> mixes = mixes(length);
         ExperimentResult result = new ExperimentResult(name(), "Poison message on DayTrader (Figures 6-7)");
         List<Run> runs = new ArrayList<>();
@@ -203,7 +203,11 @@ public final class PoisonExperiment implements Experiment {
         String tag = "poison-" + mix.name() + "-" + orb.name().toLowerCase();
         Path work = context.resultsDir().resolve(tag);
         Files.createDirectories(work);
-        List<String> backendArgs = new ArrayList<>(List.of("-Xmx512m", "-DOAIAddr=127.0.0.1"));
+        // The backend runs a stop-the-world young collector (Serial GC), like the JVMs of the paper's
+        // time (as the slow-client primary does): with G1 on a spare core the poison's garbage costs
+        // this machine only 8-25% of throughput, too little for any throughput-drop detector to see
+        // reliably, where the paper saw an 85% drop. Both ORBs get the same JVM.
+        List<String> backendArgs = new ArrayList<>(List.of("-Xmx512m", "-XX:+UseSerialGC", "-DOAIAddr=127.0.0.1"));
         if (orb == OrbKind.IRMI) {
             backendArgs.add("-D" + OrbKind.SLA_PROPERTY + "=" + SlaFiles.extract(context.resultsDir(), "poison.yaml"));
         }
