@@ -120,7 +120,7 @@ class SlowClientEndToEndTest {
                     WindowConfig.of(Duration.ofSeconds(1), 4), Clock.system()).start();
             closeables.add(monitor);
             ModuleServices services = ModuleServices.builder()
-                    .replicaResolver(new CosNamingReplicaResolver(primaryOrb, names.corbaloc()))
+                    .replicaResolver(org.irmi.orb.isolation.NamingReplicaResolver.of(primaryOrb, names.corbaloc()))
                     .build();
             AdaptationModule reroute = AdaptationModules.create(new ModuleSettings("reroute",
                     Map.of("replicas", "irmi/sink.replicas", "refresh", "2s"),

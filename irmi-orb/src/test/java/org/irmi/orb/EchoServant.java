@@ -3,8 +3,8 @@ package org.irmi.orb;
 import irmitest.EchoPOA;
 import irmitest.Refused;
 
-/** The IDL echo servant the tests call. */
-class EchoServant extends EchoPOA {
+/** The IDL echo servant the tests call (shared by every test package of irmi-orb). */
+public class EchoServant extends EchoPOA {
 
     @Override
     public String echoString(String s) {

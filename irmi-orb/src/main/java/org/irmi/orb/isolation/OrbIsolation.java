@@ -182,7 +182,7 @@ public final class OrbIsolation implements AutoCloseable {
         boolean poisonOn = sla.isolationPoints().poison().filter(org.irmi.sla.PoisonConfig::enabled).isPresent();
         orb.hooks().setMeasureCpuAndAllocation(sla.monitors().perRequestCost() && poisonOn);
         ModuleServices services = ModuleServices.builder().nanoClock(clock::nanoTime)
-                .replicaResolver(new NamingReplicaResolver(orb)).build();
+                .replicaResolver(NamingReplicaResolver.of(orb)).build();
         IsolationRuntime.Builder b = IsolationSetup.fromSla(sla, services).clock(clock).localLoad(this::localLoad);
         sla.isolationPoints().poison().filter(org.irmi.sla.PoisonConfig::enabled)
                 .ifPresent(pc -> b.edges(EdgeDetector.of(SlaBindings.edges(pc)), this::edgeSample));

@@ -12,7 +12,6 @@ import java.util.concurrent.CopyOnWriteArrayList;
 
 import irmitest.Echo;
 import irmitest.EchoHelper;
-import irmitest.EchoPOA;
 import irmitest.Refused;
 
 import org.irmi.monitors.LoadReport;
@@ -76,36 +75,7 @@ class OrbIsolationTest {
         client = irmi(null);
         POA root = POAHelper.narrow(server.resolve_initial_references("RootPOA"));
         root.the_POAManager().activate();
-        org.omg.CORBA.Object ref = root.servant_to_reference(new EchoPOA() {
-            @Override
-            public String echoString(String s) {
-                return s;
-            }
-
-            @Override
-            public byte[] echoBytes(byte[] b) {
-                return b;
-            }
-
-            @Override
-            public int sleepMillis(int millis) {
-                try {
-                    Thread.sleep(millis);
-                } catch (InterruptedException e) {
-                    Thread.currentThread().interrupt();
-                }
-                return millis;
-            }
-
-            @Override
-            public void fail(String why) throws Refused {
-                throw new Refused(why);
-            }
-
-            @Override
-            public void ping() {
-            }
-        });
+        org.omg.CORBA.Object ref = root.servant_to_reference(new org.irmi.orb.EchoServant());
         return EchoHelper.narrow(client.string_to_object(server.object_to_string(ref)));
     }
 
