@@ -23,6 +23,13 @@ final class InboundConnection {
     private static final int WRITE_SLICE_BYTES = 256 * 1024;
     /** Bounded work per OP_WRITE turn. */
     private static final int WRITE_SPINS = 16;
+    /**
+     * Chunks of a JacORB message up to this size are gathered and written together at
+     * {@link #endMessage} (or with the next larger chunk): a reply with service contexts comes
+     * in three chunks, which would otherwise cost three system calls and three TCP segments.
+     */
+    static final int STAGE_BYTES = 8 * 1024;
+    private static final int STAGE_INITIAL_BYTES = 512;
 
     final long id;
     final SocketChannel channel;
@@ -54,6 +61,9 @@ final class InboundConnection {
     private long pendingBytes;
     private boolean messageOpen;
     private ArrayDeque<ByteBuffer> deferred;
+    /** Small chunks of the JacORB message being written, not yet handed to the socket; grown on demand. */
+    private byte[] stage;
+    private int stageFill;
     private final AtomicBoolean closed = new AtomicBoolean();
 
     InboundConnection(long id, SocketChannel channel, String peerAddress, SelectorLoop loop, int readBudgetBytes,
@@ -328,16 +338,49 @@ final class InboundConnection {
     }
 
     /**
-     * Writes one chunk of a JacORB message without copying it when the socket takes it at once
-     * (JacORB recycles the chunk's array right after, so whatever is not written is copied).
-     * JacORB's connection write lock keeps one such writer at a time; {@link #endMessage} ends it.
+     * Writes one chunk of a JacORB message. A small chunk is copied into this connection's stage
+     * and goes out with the rest of the message; a large one is written (after what is staged, in
+     * one gathering write) without copying when the socket takes it at once. JacORB recycles the
+     * chunk's array right after, so whatever is not written is copied. JacORB's connection write
+     * lock keeps one such writer at a time, from the first chunk to {@link #endMessage}.
      */
     boolean writeChunk(byte[] data, int offset, int length) {
-        return write(new ByteBuffer[] {ByteBuffer.wrap(data, offset, length)}, true);
+        ByteBuffer staged = null;
+        synchronized (outLock) {
+            if (closed.get()) {
+                return false;
+            }
+            if (length <= STAGE_BYTES - stageFill) {
+                if (stage == null || stage.length - stageFill < length) {
+                    int size = Math.min(STAGE_BYTES, Math.max(STAGE_INITIAL_BYTES, 2 * (stageFill + length)));
+                    stage = stage == null ? new byte[size] : java.util.Arrays.copyOf(stage, size);
+                }
+                System.arraycopy(data, offset, stage, stageFill, length);
+                stageFill += length;
+                return true;
+            }
+            if (stageFill > 0) {
+                // only this writer stages, and write() below copies what the socket does not take
+                staged = ByteBuffer.wrap(stage, 0, stageFill);
+                stageFill = 0;
+            }
+        }
+        ByteBuffer chunk = ByteBuffer.wrap(data, offset, length);
+        return write(staged == null ? new ByteBuffer[] {chunk} : new ByteBuffer[] {staged, chunk}, true);
     }
 
-    /** The JacORB message written by {@link #writeChunk} is complete: release deferred messages. */
+    /** The JacORB message written by {@link #writeChunk} is complete: write what is staged, release deferred messages. */
     void endMessage() {
+        ByteBuffer staged = null;
+        synchronized (outLock) {
+            if (stageFill > 0) {
+                staged = ByteBuffer.wrap(stage, 0, stageFill);
+                stageFill = 0;
+            }
+        }
+        if (staged != null) {
+            write(new ByteBuffer[] {staged}, true);
+        }
         boolean wantWrite = false;
         synchronized (outLock) {
             messageOpen = false;
@@ -372,18 +415,7 @@ final class InboundConnection {
             }
             if (target == pending && pending.isEmpty()) {
                 try {
-                    while (i < buffers.length) {
-                        ByteBuffer b = buffers[i];
-                        while (b.hasRemaining()) {
-                            if (writeSlice(b) == 0) {
-                                break;
-                            }
-                        }
-                        if (b.hasRemaining()) {
-                            break;
-                        }
-                        i++;
-                    }
+                    i = writeNow(buffers);
                 } catch (IOException e) {
                     ioFailed = true;
                 }
@@ -447,6 +479,45 @@ final class InboundConnection {
         }
     }
 
+    /**
+     * Writes as much of {@code buffers} as the socket takes now: one gathering write when they are
+     * small enough together, else slice by slice. Returns the index of the first buffer with bytes left.
+     */
+    private int writeNow(ByteBuffer[] buffers) throws IOException {
+        int i = 0;
+        if (buffers.length > 1 && remaining(buffers) <= WRITE_SLICE_BYTES) {
+            while (true) {
+                while (i < buffers.length && !buffers[i].hasRemaining()) {
+                    i++;
+                }
+                if (i == buffers.length || channel.write(buffers, i, buffers.length - i) == 0) {
+                    return i;
+                }
+            }
+        }
+        while (i < buffers.length) {
+            ByteBuffer b = buffers[i];
+            while (b.hasRemaining()) {
+                if (writeSlice(b) == 0) {
+                    break;
+                }
+            }
+            if (b.hasRemaining()) {
+                break;
+            }
+            i++;
+        }
+        return i;
+    }
+
+    private static long remaining(ByteBuffer[] buffers) {
+        long n = 0;
+        for (ByteBuffer b : buffers) {
+            n += b.remaining();
+        }
+        return n;
+    }
+
     private int writeSlice(ByteBuffer b) throws IOException {
         int limit = b.limit();
         if (b.remaining() > WRITE_SLICE_BYTES) {
@@ -479,6 +550,8 @@ final class InboundConnection {
         }
         synchronized (outLock) {
             pending.clear();
+            stage = null;
+            stageFill = 0;
             if (deferred != null) {
                 deferred.clear();
             }
