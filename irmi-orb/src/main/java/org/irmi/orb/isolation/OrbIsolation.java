@@ -25,6 +25,7 @@ import org.irmi.isolation.IsolationRuntime;
 import org.irmi.isolation.LocalLoad;
 import org.irmi.isolation.MinorCodes;
 import org.irmi.isolation.OutgoingCall;
+import org.irmi.isolation.ParameterReducer;
 import org.irmi.isolation.PoisonMessagePoint;
 import org.irmi.isolation.QosCrosstalkPoint;
 import org.irmi.isolation.RemoteLoad;
@@ -104,6 +105,8 @@ public final class OrbIsolation implements AutoCloseable {
     // per calling thread: the call in progress and the load report of its reply
     private final ThreadLocal<Pending> pending = new ThreadLocal<>();
     private final ThreadLocal<RemoteLoad> replyLoad = new ThreadLocal<>();
+    // the application's degrade reducers by name (registerReducer); read by the degrade modules
+    private final Map<String, ParameterReducer> reducers = new java.util.concurrent.ConcurrentHashMap<>();
 
     // ticker thread only
     private QosCrosstalkPoint crosstalk;
@@ -183,6 +186,7 @@ public final class OrbIsolation implements AutoCloseable {
         orb.hooks().setMeasureCpuAndAllocation(sla.monitors().perRequestCost() && poisonOn);
         ModuleServices services = ModuleServices.builder().nanoClock(clock::nanoTime)
                 .replicaResolver(NamingReplicaResolver.of(orb)).build();
+        services = withRegisteredReducers(services, sla);
         IsolationRuntime.Builder b = IsolationSetup.fromSla(sla, services).clock(clock).localLoad(this::localLoad);
         sla.isolationPoints().poison().filter(org.irmi.sla.PoisonConfig::enabled)
                 .ifPresent(pc -> b.edges(EdgeDetector.of(SlaBindings.edges(pc)), this::edgeSample));
@@ -498,6 +502,55 @@ public final class OrbIsolation implements AutoCloseable {
         }
         watcher.close();
         local.close();
+    }
+
+    /**
+     * Registers the application's parameter reducer under the name an SLA's {@code degrade} action
+     * gives ({@code reducer: thumbnail}). The ORB builds its isolation points in {@code ORB.init},
+     * before the application can hand anything over, so the degrade module is given a reducer that
+     * looks the name up here at each degraded call: registering before or after the SLA names it
+     * both work, and the registration holds across SLA reloads. Until a reducer is registered under
+     * a name the SLA uses, degraded calls go out with their arguments unchanged.
+     *
+     * <p>Any thread; the reducer itself runs on the calling thread of each degraded call.
+     *
+     * @param name    the name the SLA's {@code reducer} key uses
+     * @param reducer must be cheap, must not block, and must return arguments of the same types
+     */
+    public void registerReducer(String name, ParameterReducer reducer) {
+        reducers.put(java.util.Objects.requireNonNull(name, "name"),
+                java.util.Objects.requireNonNull(reducer, "reducer"));
+    }
+
+    /** @return {@code services} with a reducer for every degrade action of the SLA (fallbacks too) that reads {@link #reducers}. */
+    private ModuleServices withRegisteredReducers(ModuleServices services, Sla sla) {
+        Set<String> names = new java.util.TreeSet<>();
+        java.util.List<org.irmi.sla.ActionConfig> actions = new java.util.ArrayList<>();
+        sla.isolationPoints().slowClient().ifPresent(sc -> actions.add(sc.action()));
+        sla.isolationPoints().poison().ifPresent(pc -> actions.add(pc.action()));
+        for (org.irmi.sla.ActionConfig a : actions) {
+            for (Optional<org.irmi.sla.ActionConfig> x = Optional.of(a); x.isPresent(); x = x.get().fallback()) {
+                if (x.get().module() instanceof org.irmi.sla.DegradeConfig dg) {
+                    names.add(dg.reducer());
+                }
+            }
+        }
+        if (names.isEmpty()) {
+            return services;
+        }
+        Map<String, ParameterReducer> byName = new HashMap<>(services.reducers());
+        for (String name : names) {
+            if (!reducers.containsKey(name)) {
+                LOG.warn("irmi SLA: degrade reducer `{}` is not registered yet; register it with "
+                        + "IrmiORB.isolation().get().registerReducer(\"{}\", reducer). Until then degraded "
+                        + "calls go out unchanged", name, name);
+            }
+            byName.putIfAbsent(name, (operation, arguments) -> {
+                ParameterReducer r = reducers.get(name);
+                return r == null ? arguments : r.reduce(operation, arguments);
+            });
+        }
+        return new ModuleServices(services.nanoClock(), services.replicaResolver(), byName, services.background());
     }
 
     /** Whether the SLA objective over {@code operationGlob} is violated now. */

@@ -174,6 +174,62 @@ class OrbIsolationTest {
         assertThat(iso.runtime()).isSameAs(second);
     }
 
+    private static final String DEGRADE_SLA = """
+            service: primary
+            isolationPoints:
+              slowClient:
+                reactToPeerOverload: true
+                action: {module: degrade, reducer: thumbnail}
+            """;
+
+    /** The slow-client point's decision for a call to a host that advertised overload just now. */
+    private static org.irmi.isolation.Decision decideForOverloadedPeer(org.irmi.isolation.IsolationRuntime rt) {
+        org.irmi.isolation.SlowClientPoint point = rt.slowClient().orElseThrow();
+        org.irmi.isolation.OutgoingCall call = new org.irmi.isolation.OutgoingCall("10.0.0.9", 4000, "sink",
+                "deliver", false, new Object[] {"large"}, -1);
+        long now = rt.nanoClock().getAsLong();
+        point.onReply(call, 0, new org.irmi.isolation.RemoteLoad(0, 0, 0, 0, true, now));
+        point.tick(now);
+        return point.beforeMarshalling(call);
+    }
+
+    private static Object[] reduce(org.irmi.isolation.Decision d) {
+        assertThat(d).isInstanceOf(org.irmi.isolation.Decision.Degrade.class);
+        return ((org.irmi.isolation.Decision.Degrade) d).reducer().reduce("deliver", new Object[] {"large"});
+    }
+
+    @Test
+    void shouldReduceWithTheReducerRegisteredAfterStartWhenTheSlaDegrades() throws Exception {
+        server = irmi(sla(DEGRADE_SLA).toString());
+        OrbIsolation iso = IrmiORB.of(server).orElseThrow().isolation().orElseThrow();
+        iso.registerReducer("thumbnail", (op, args) -> new Object[] {"small"});
+        assertThat(reduce(decideForOverloadedPeer(iso.runtime()))).containsExactly("small");
+    }
+
+    @Test
+    void shouldLeaveArgumentsUnchangedWhenTheSlasReducerIsNotRegisteredYet() throws Exception {
+        server = irmi(sla(DEGRADE_SLA).toString());
+        OrbIsolation iso = IrmiORB.of(server).orElseThrow().isolation().orElseThrow();
+        iso.registerReducer("another", (op, args) -> new Object[] {"small"});
+        assertThat(reduce(decideForOverloadedPeer(iso.runtime()))).containsExactly("large");
+    }
+
+    @Test
+    void shouldKeepTheRegisteredReducerWhenTheSlaIsReloaded() throws Exception {
+        Path file = sla(DEGRADE_SLA);
+        server = irmi(file.toString());
+        OrbIsolation iso = IrmiORB.of(server).orElseThrow().isolation().orElseThrow();
+        iso.registerReducer("thumbnail", (op, args) -> new Object[] {"small"});
+        org.irmi.isolation.IsolationRuntime first = iso.runtime();
+        Files.writeString(file, DEGRADE_SLA.replace("service: primary", "service: primary-2"));
+        long deadline = System.nanoTime() + 10_000_000_000L;
+        while (iso.runtime() == first && System.nanoTime() < deadline) {
+            Thread.sleep(20);
+        }
+        assertThat(iso.runtime()).isNotSameAs(first);
+        assertThat(reduce(decideForOverloadedPeer(iso.runtime()))).containsExactly("small");
+    }
+
     @Test
     void shouldStartWithoutIsolationWhenNoSlaIsSet() throws Exception {
         serve(null);
