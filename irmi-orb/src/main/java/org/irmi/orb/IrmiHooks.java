@@ -12,10 +12,17 @@ import java.util.concurrent.CopyOnWriteArrayList;
  */
 public final class IrmiHooks {
 
+    /** ORB or system property: {@link #setCpuSampleEvery}. */
+    public static final String CPU_SAMPLE_EVERY_PROPERTY = "irmi.cost.cpu_sample_every";
+    /** Default of {@link #setCpuSampleEvery}. */
+    public static final int DEFAULT_CPU_SAMPLE_EVERY = 16;
+
     private volatile ClientCallHook clientCallHook;
     private volatile ServerRequestHook serverRequestHook;
     private volatile RequestCostListener requestCostListener;
     private volatile boolean measureCpuAndAllocation = true;
+    private volatile int cpuSampleEvery = DEFAULT_CPU_SAMPLE_EVERY;
+    private volatile String defaultStreamTag;
     private final List<ReplyContextProvider> replyContextProviders = new CopyOnWriteArrayList<>();
     private final List<ReplyContextListener> replyContextListeners = new CopyOnWriteArrayList<>();
 
@@ -48,9 +55,9 @@ public final class IrmiHooks {
     }
 
     /**
-     * Whether the cost listener gets CPU time and allocated bytes (true, the default: four
-     * ThreadMXBean reads per request) or only elapsed time (false: {@code cpuNanos} and
-     * {@code allocatedBytes} are -1).
+     * Whether the cost listener gets CPU time and allocated bytes (true, the default: allocation
+     * for every request, CPU time as {@link #setCpuSampleEvery} samples it) or only elapsed time
+     * (false: {@code cpuNanos} and {@code allocatedBytes} are -1).
      */
     public void setMeasureCpuAndAllocation(boolean measure) {
         this.measureCpuAndAllocation = measure;
@@ -59,6 +66,49 @@ public final class IrmiHooks {
     /** See {@link #setMeasureCpuAndAllocation}. */
     public boolean measureCpuAndAllocation() {
         return measureCpuAndAllocation;
+    }
+
+    /**
+     * How the dispatch thread's CPU time is sampled while {@link #measureCpuAndAllocation} is on
+     * (allocation is read for every request; it costs little). A busy operation has one request in
+     * {@code every} measured; an operation with no measured request in the last millisecond has
+     * its next one measured, so rare requests are always measured. Unmeasured requests report
+     * {@code cpuNanos} -1. 1 measures every request (two thread-CPU-clock reads, about 1 us each on
+     * a virtual machine). Default {@value #DEFAULT_CPU_SAMPLE_EVERY}; ORB property
+     * {@value #CPU_SAMPLE_EVERY_PROPERTY}.
+     *
+     * @throws IllegalArgumentException when {@code every} is below 1
+     */
+    public void setCpuSampleEvery(int every) {
+        if (every < 1) {
+            throw new IllegalArgumentException(CPU_SAMPLE_EVERY_PROPERTY + " must be at least 1, got " + every);
+        }
+        this.cpuSampleEvery = every;
+    }
+
+    /** See {@link #setCpuSampleEvery}. */
+    public int cpuSampleEvery() {
+        return cpuSampleEvery;
+    }
+
+    /**
+     * Sets (or with null removes) the stream tag of every request this ORB sends, unless the
+     * calling thread set its own with {@link StreamTag#use}. ORB property {@value StreamTag#PROPERTY}.
+     *
+     * @throws IllegalArgumentException when the tag is not valid ({@link StreamTag#requireValid})
+     */
+    public void setDefaultStreamTag(String tag) {
+        this.defaultStreamTag = tag == null ? null : StreamTag.requireValid(tag);
+    }
+
+    /** The ORB's default stream tag, or null. */
+    public String defaultStreamTag() {
+        return defaultStreamTag;
+    }
+
+    /** The tag the next request of the calling thread carries, or null. */
+    public String effectiveStreamTag() {
+        return StreamTag.effective(defaultStreamTag);
     }
 
     /** The request cost listener, or null. */

@@ -88,6 +88,28 @@ public class IrmiORB extends org.omg.CORBA_2_5.ORB {
         } finally {
             OrbRegistry.bind(instance, this, jacorb);
         }
+        String every = p.getProperty(IrmiHooks.CPU_SAMPLE_EVERY_PROPERTY,
+                System.getProperty(IrmiHooks.CPU_SAMPLE_EVERY_PROPERTY));
+        if (every != null && !every.isBlank()) {
+            try {
+                hooks.setCpuSampleEvery(Integer.parseInt(every.trim()));
+            } catch (IllegalArgumentException e) { // NumberFormatException included
+                jacorb.destroy();
+                OrbRegistry.unbind(jacorb);
+                throw new org.omg.CORBA.INITIALIZE(IrmiHooks.CPU_SAMPLE_EVERY_PROPERTY
+                        + " must be a whole number of at least 1, got \"" + every + "\"");
+            }
+        }
+        String tag = p.getProperty(StreamTag.PROPERTY, System.getProperty(StreamTag.PROPERTY));
+        if (tag != null && !tag.isBlank()) {
+            try {
+                hooks.setDefaultStreamTag(tag.trim());
+            } catch (IllegalArgumentException e) {
+                jacorb.destroy();
+                OrbRegistry.unbind(jacorb);
+                throw new org.omg.CORBA.INITIALIZE(StreamTag.PROPERTY + ": " + e.getMessage());
+            }
+        }
         String sla = p.getProperty(org.irmi.orb.isolation.OrbIsolation.SLA_PROPERTY,
                 System.getProperty(org.irmi.orb.isolation.OrbIsolation.SLA_PROPERTY));
         if (sla != null && !sla.isBlank()) {

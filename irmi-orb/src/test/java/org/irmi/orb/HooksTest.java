@@ -201,6 +201,87 @@ class HooksTest {
     }
 
     @Test
+    void shouldSampleCpuOfBusyOperationsButMeasureAllocationOfEveryRequest() throws Exception {
+        serverHooks().setCpuSampleEvery(1_000_000);
+        List<RequestCost> costs = new CopyOnWriteArrayList<>();
+        serverHooks().setRequestCostListener(costs::add);
+        Thread[] callers = new Thread[8];
+        for (int t = 0; t < callers.length; t++) {
+            callers[t] = new Thread(() -> {
+                for (int i = 0; i < 250; i++) {
+                    echo.echoBytes(new byte[100]);
+                }
+            });
+            callers[t].start();
+        }
+        for (Thread t : callers) {
+            t.join(60_000);
+        }
+        assertThat(costs).hasSize(2000).allSatisfy(c -> assertThat(c.allocatedBytes()).isNotNegative());
+        assertThat(costs).anySatisfy(c -> assertThat(c.cpuNanos()).isEqualTo(-1))
+                .anySatisfy(c -> assertThat(c.cpuNanos()).isNotNegative());
+    }
+
+    @Test
+    void shouldMeasureCpuOfEveryRequestOfARareOperation() throws Exception {
+        serverHooks().setCpuSampleEvery(1_000_000);
+        List<RequestCost> costs = new CopyOnWriteArrayList<>();
+        serverHooks().setRequestCostListener(costs::add);
+        for (int i = 0; i < 5; i++) {
+            echo.echoString("rare");
+            Thread.sleep(3); // more than the sampler's quiet millisecond
+        }
+        assertThat(costs).hasSize(5).allSatisfy(c -> assertThat(c.cpuNanos()).isNotNegative());
+    }
+
+    @Test
+    void shouldRefuseACpuSampleRateBelowOne() {
+        assertThatThrownBy(() -> serverHooks().setCpuSampleEvery(0)).isInstanceOf(IllegalArgumentException.class)
+                .hasMessageContaining(IrmiHooks.CPU_SAMPLE_EVERY_PROPERTY);
+        assertThatThrownBy(() -> Orbs.irmi(IrmiHooks.CPU_SAMPLE_EVERY_PROPERTY, "often"))
+                .isInstanceOf(org.omg.CORBA.INITIALIZE.class).hasMessageContaining("often");
+    }
+
+    @Test
+    void shouldSendTheStreamTagOfTheOrbOrOfTheCallingThread() {
+        List<String> tags = new CopyOnWriteArrayList<>();
+        serverHooks().setServerRequestHook(h -> {
+            byte[] data = h.serviceContexts().get(StreamTag.SERVICE_CONTEXT_ID);
+            tags.add(data == null ? "-" : new String(data, StandardCharsets.US_ASCII));
+            return Optional.empty();
+        });
+        echo.echoString("untagged");
+        clientHooks().setDefaultStreamTag("bulk");
+        echo.echoString("orb default");
+        try (StreamTag.Scope outer = StreamTag.use("report:q3")) {
+            echo.echoString("thread");
+            try (StreamTag.Scope inner = StreamTag.use("urgent")) {
+                echo.echoString("nested");
+            }
+            echo.echoString("outer again");
+        }
+        echo.echoString("orb default again");
+        assertThat(tags).containsExactly("-", "bulk", "report:q3", "urgent", "report:q3", "bulk");
+        assertThat(StreamTag.current()).isEmpty();
+    }
+
+    @Test
+    void shouldTagEveryRequestWithTheOrbPropertyAndRefuseAnInvalidTag() {
+        ORB tagged = Orbs.irmi(StreamTag.PROPERTY, "batch-7");
+        try {
+            assertThat(IrmiORB.of(tagged).orElseThrow().hooks().defaultStreamTag()).isEqualTo("batch-7");
+        } finally {
+            Orbs.destroy(tagged);
+        }
+        assertThatThrownBy(() -> Orbs.irmi(StreamTag.PROPERTY, "has space")).isInstanceOf(org.omg.CORBA.INITIALIZE.class)
+                .hasMessageContaining(StreamTag.PROPERTY).hasMessageContaining("has space");
+        assertThatThrownBy(() -> StreamTag.use("x".repeat(65))).isInstanceOf(IllegalArgumentException.class);
+        assertThat(StreamTag.decode("ok.tag".getBytes(StandardCharsets.US_ASCII))).isEqualTo("ok.tag");
+        assertThat(StreamTag.decode(new byte[] {'a', 0, 'b'})).isNull();
+        assertThat(StreamTag.decode(new byte[0])).isNull();
+    }
+
+    @Test
     void shouldCarryReplyContextToClientOnRepliesAndExceptions() {
         serverHooks().addReplyContextProvider(new ReplyContextProvider() {
             @Override

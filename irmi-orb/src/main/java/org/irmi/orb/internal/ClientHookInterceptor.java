@@ -5,6 +5,7 @@ import org.irmi.orb.ClientCallHook;
 import org.irmi.orb.ClientDecision;
 import org.irmi.orb.IrmiORB;
 import org.irmi.orb.Rejection;
+import org.irmi.orb.StreamTag;
 import org.irmi.orb.ReplyContextListener;
 import org.omg.CORBA.BAD_PARAM;
 import org.omg.CORBA.LocalObject;
@@ -19,7 +20,8 @@ import org.slf4j.LoggerFactory;
  * Client side of the hooks. For IDL stubs it runs the client call hook in {@code send_request}
  * (JacORB's {@code Delegate} is a final class, so no earlier point exists without forking JacORB;
  * the arguments are marshalled by then but nothing is sent). RMI-IIOP stubs made by I-RMI run the
- * hook themselves before marshalling and announce their call on this thread. On every reply it
+ * hook themselves before marshalling and announce their call on this thread. Every request gets
+ * the stream tag in effect ({@link StreamTag}). On every reply it
  * hands the registered reply service contexts to their listeners and reports the call's end.
  *
  * <p>Synchronous calls run send_request and receive_* on the caller's thread, so the call in
@@ -62,6 +64,11 @@ final class ClientHookInterceptor extends LocalObject implements ClientRequestIn
 
     @Override
     public void send_request(ClientRequestInfo ri) throws ForwardRequest {
+        String tag = orb.hooks().effectiveStreamTag();
+        if (tag != null) {
+            ri.add_request_service_context(new ServiceContext(StreamTag.SERVICE_CONTEXT_ID,
+                    tag.getBytes(java.nio.charset.StandardCharsets.US_ASCII)), true); // validated when set
+        }
         if (STUB_CALL.get() != null) {
             return;
         }

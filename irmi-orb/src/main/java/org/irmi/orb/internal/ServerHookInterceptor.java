@@ -27,13 +27,22 @@ final class ServerHookInterceptor extends LocalObject implements ServerRequestIn
     private static final com.sun.management.ThreadMXBean THREADS =
             (com.sun.management.ThreadMXBean) ManagementFactory.getThreadMXBean();
 
-    /** Start counters of the request running on this thread: cpu, allocated, wall; -1 when unmeasured. */
+    /** start[0] when the request is not measured at all. */
+    private static final long UNMEASURED = -1;
+    /** start[0] when only elapsed time is measured. */
+    private static final long ELAPSED_ONLY = Long.MAX_VALUE;
+    /** start[0] when allocation is measured but the CPU clock was not read ({@link CpuSampler}). */
+    private static final long CPU_SAMPLED_OUT = Long.MAX_VALUE - 1;
+
+    /** Start counters of the request running on this thread: cpu (or a marker above), allocated, wall. */
     private static final ThreadLocal<long[]> START = ThreadLocal.withInitial(() -> new long[] {-1, 0, 0});
 
     private final IrmiHooks hooks;
+    private volatile CpuSampler sampler;
 
     ServerHookInterceptor(IrmiHooks hooks) {
         this.hooks = hooks;
+        this.sampler = new CpuSampler(hooks.cpuSampleEvery());
     }
 
     @Override
@@ -50,16 +59,27 @@ final class ServerHookInterceptor extends LocalObject implements ServerRequestIn
     public void receive_request_service_contexts(ServerRequestInfo ri) {
         long[] start = START.get();
         if (hooks.requestCostListener() == null) {
-            start[0] = -1;
+            start[0] = UNMEASURED;
             return;
         }
+        long now = System.nanoTime();
         if (hooks.measureCpuAndAllocation()) {
-            start[0] = THREADS.getCurrentThreadCpuTime();
+            start[0] = sampler().measure(ri.operation(), now) ? THREADS.getCurrentThreadCpuTime() : CPU_SAMPLED_OUT;
             start[1] = THREADS.getCurrentThreadAllocatedBytes();
         } else {
-            start[0] = Long.MAX_VALUE; // measured: elapsed time only
+            start[0] = ELAPSED_ONLY;
         }
-        start[2] = System.nanoTime();
+        start[2] = now;
+    }
+
+    private CpuSampler sampler() {
+        CpuSampler s = sampler;
+        int every = hooks.cpuSampleEvery();
+        if (s.every() != every) {
+            s = new CpuSampler(every);
+            sampler = s;
+        }
+        return s;
     }
 
     @Override
@@ -88,14 +108,13 @@ final class ServerHookInterceptor extends LocalObject implements ServerRequestIn
         attachContexts(ri, exception);
         long[] start = START.get();
         RequestCostListener listener = hooks.requestCostListener();
-        if (start[0] < 0 || listener == null) {
+        if (start[0] == UNMEASURED || listener == null) {
             return;
         }
-        boolean full = start[0] != Long.MAX_VALUE;
-        long cpu = full ? THREADS.getCurrentThreadCpuTime() - start[0] : -1;
-        long allocated = full ? THREADS.getCurrentThreadAllocatedBytes() - start[1] : -1;
+        long cpu = start[0] < CPU_SAMPLED_OUT ? THREADS.getCurrentThreadCpuTime() - start[0] : -1;
+        long allocated = start[0] != ELAPSED_ONLY ? THREADS.getCurrentThreadAllocatedBytes() - start[1] : -1;
         long elapsed = System.nanoTime() - start[2];
-        start[0] = -1;
+        start[0] = UNMEASURED;
         String peer = "";
         long connectionId = -1;
         if (ri instanceof ServerRequestInfoImpl impl) {

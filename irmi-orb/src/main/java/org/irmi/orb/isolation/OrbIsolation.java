@@ -94,6 +94,8 @@ public final class OrbIsolation implements AutoCloseable {
     private final Thread ticker;
     private final ObjectiveMonitor objectives;
     private volatile IsolationRuntime runtime;
+    /** What the per-request paths need of {@link #runtime}, worked out once per SLA. */
+    private volatile Wiring wiring;
     private volatile boolean running = true;
 
     // fed on dispatch threads, read by the edge sampler
@@ -117,6 +119,24 @@ public final class OrbIsolation implements AutoCloseable {
     private long lastCompletions;
     private long lastAllocated;
 
+    /**
+     * The runtime's points as the per-request paths use them: null when absent.
+     *
+     * @param crosstalkHeaders whether the crosstalk point needs request headers (it has rules by
+     *                         object key or tag; rules by client address need only the connection)
+     * @param tags             whether a crosstalk rule matches the stream tag
+     */
+    private record Wiring(IsolationRuntime runtime, SlowClientPoint slowClient, PoisonMessagePoint poison,
+                          boolean crosstalkHeaders, boolean tags) {
+        static Wiring of(IsolationRuntime rt) {
+            java.util.List<org.irmi.isolation.WeightRule> rules = rt.crosstalkConfig()
+                    .map(org.irmi.isolation.CrosstalkConfig::rules).orElse(java.util.List.of());
+            boolean headers = rules.stream().anyMatch(r -> r.match() != org.irmi.isolation.WeightRule.Match.CLIENT_ADDRESS);
+            boolean tags = rules.stream().anyMatch(r -> r.match() == org.irmi.isolation.WeightRule.Match.TAG);
+            return new Wiring(rt, rt.slowClient().orElse(null), rt.poison().orElse(null), headers, tags);
+        }
+    }
+
     /** A call in progress; {@code toTarget} is false when it was sent elsewhere (forwarded). */
     private record Pending(OutgoingCall call, CallListener listener, boolean toTarget) {
     }
@@ -135,6 +155,7 @@ public final class OrbIsolation implements AutoCloseable {
             this.lastSampleNanos = clock.nanoTime();
             this.objectives = new ObjectiveMonitor(clock, io.micrometer.core.instrument.Metrics.globalRegistry);
             this.runtime = build(sla);
+            this.wiring = Wiring.of(runtime);
         } catch (RuntimeException e) {
             // nothing may keep running when the ORB refuses to start
             watcher.close();
@@ -147,7 +168,9 @@ public final class OrbIsolation implements AutoCloseable {
             @Override
             public void onApplied(Sla previous, Sla current) {
                 try {
-                    runtime = build(current);
+                    IsolationRuntime rt = build(current);
+                    wiring = Wiring.of(rt);
+                    runtime = rt;
                     LOG.info("irmi SLA reloaded: {}", slaFile);
                 } catch (RuntimeException e) {
                     LOG.warn("irmi SLA reload could not be applied, keeping the SLA in force: {}", e.toString());
@@ -270,10 +293,14 @@ public final class OrbIsolation implements AutoCloseable {
 
     /** SELECTOR THREAD: never blocks. */
     private ServerVerdict onRequestHeader(RequestHeader h) {
-        IsolationRuntime rt = runtime;
-        String key = new String(h.objectKey(), StandardCharsets.ISO_8859_1);
-        rt.slowClient().ifPresent(sc -> sc.onIncoming(h.operation()));
-        PoisonMessagePoint poison = rt.poison().orElse(null);
+        Wiring w = wiring;
+        if (w.slowClient() != null) {
+            w.slowClient().onIncoming(h.operation());
+        }
+        PoisonMessagePoint poison = w.poison();
+        if (poison == null && !w.crosstalkHeaders()) {
+            return ServerVerdict.PROCEED;
+        }
         byte[] args = null;
         if (poison != null) {
             int want = poison.argumentBytesWanted(h.operation());
@@ -283,9 +310,12 @@ public final class OrbIsolation implements AutoCloseable {
                 b.get(args);
             }
         }
-        IncomingRequest req = new IncomingRequest(h.connectionId(), h.requestId(), h.peerAddress(), key,
-                h.operation(), h.messageBytes(), h.responseExpected(), null, args);
-        if (rt.crosstalkConfig().isPresent() && headerCount.get() < MAX_PENDING_HEADERS) {
+        String tag = w.tags() ? org.irmi.orb.StreamTag.decode(h.serviceContexts().get(org.irmi.orb.StreamTag.SERVICE_CONTEXT_ID))
+                : null;
+        IncomingRequest req = new IncomingRequest(h.connectionId(), h.requestId(), h.peerAddress(),
+                new String(h.objectKey(), StandardCharsets.ISO_8859_1), h.operation(), h.messageBytes(),
+                h.responseExpected(), tag, args);
+        if (w.crosstalkHeaders() && headerCount.get() < MAX_PENDING_HEADERS) {
             headerCount.incrementAndGet();
             headers.add(req);
         }
@@ -325,14 +355,17 @@ public final class OrbIsolation implements AutoCloseable {
         objectives.record(c.operation(), c.elapsedNanos(), c.outcome() == RequestCost.Outcome.SYSTEM_EXCEPTION);
         completions.increment();
         allocatedBytes.add(Math.max(0, c.allocatedBytes()));
-        runtime.poison().ifPresent(p -> p.onDispatchEnd(IncomingRequest.requestKey(c.connectionId(), c.requestId()),
-                c.cpuNanos(), c.allocatedBytes()));
+        PoisonMessagePoint poison = wiring.poison();
+        if (poison != null) {
+            poison.onDispatchEnd(IncomingRequest.requestKey(c.connectionId(), c.requestId()), c.cpuNanos(),
+                    c.allocatedBytes());
+        }
     }
 
     private ClientDecision decide(ClientCall call) {
         pending.remove();
         replyLoad.remove();
-        SlowClientPoint point = runtime.slowClient().orElse(null);
+        SlowClientPoint point = wiring.slowClient();
         if (point == null) {
             return ClientDecision.proceed();
         }

@@ -123,6 +123,56 @@ class OrbIsolationTest {
     }
 
     @Test
+    void shouldWeightConnectionsByTheStreamTagTheirClientsSend() throws Exception {
+        Echo plain = serve(sla("""
+                service: assembly
+                isolationPoints:
+                  crosstalk:
+                    baseReadBudget: 8KiB
+                    receiveBuffer: {min: 16KiB, max: 1MiB}
+                    defaultWeight: 1
+                    idleAfter: 2s
+                    weights:
+                      - tag: bulk
+                        weight: 4
+                """).toString());
+        plain.echoString("connect first"); // so the untagged connection has the lower id
+        Properties p = new Properties();
+        p.setProperty("org.omg.CORBA.ORBClass", "org.irmi.orb.IrmiORB");
+        p.setProperty(org.irmi.orb.StreamTag.PROPERTY, "bulk");
+        ORB bulkClient = ORB.init(new String[0], p);
+        try {
+            Echo bulk = EchoHelper.narrow(bulkClient.string_to_object(client.object_to_string(plain)));
+            org.irmi.orb.IrmiTransport transport = IrmiORB.of(server).orElseThrow().transport().orElseThrow();
+            long deadline = System.nanoTime() + 10_000_000_000L;
+            int bulkBudget = 0;
+            int plainBudget = 0;
+            while (System.nanoTime() < deadline) {
+                bulk.echoBytes(new byte[2048]);
+                plain.echoBytes(new byte[2048]);
+                List<ConnectionView> views = transport.connections();
+                if (views.size() == 2) {
+                    // the bulk client's connection is the one opened second
+                    ConnectionView first = views.get(0).connectionId() < views.get(1).connectionId() ? views.get(0) : views.get(1);
+                    ConnectionView second = first == views.get(0) ? views.get(1) : views.get(0);
+                    plainBudget = first.readBudgetBytes();
+                    bulkBudget = second.readBudgetBytes();
+                    if (bulkBudget == 13_107 && plainBudget == 3_277) {
+                        break;
+                    }
+                }
+                Thread.sleep(5);
+            }
+            // two active streams, weights 4 and 1: 8 KiB * 2 * 4/5 and 8 KiB * 2 * 1/5
+            assertThat(bulkBudget).isEqualTo(13_107);
+            assertThat(plainBudget).isEqualTo(3_277);
+        } finally {
+            bulkClient.shutdown(true);
+            bulkClient.destroy();
+        }
+    }
+
+    @Test
     void shouldRefuseToStartWithFileLineAndColumnWhenSlaIsInvalid() throws Exception {
         Path bad = sla("service: x\nisolationPoints:\n  crosstalk:\n    treshold: 3\n");
         assertThatThrownBy(() -> irmi(bad.toString())).isInstanceOf(INITIALIZE.class)

@@ -67,14 +67,21 @@ public final class DefaultPoisonMessagePoint implements PoisonMessagePoint {
     }
 
     /** Cost accumulated by one signature; written by dispatch threads. */
+    /**
+     * Cost of one signature. The ORB may sample CPU time (a request whose CPU was not read reports
+     * a negative {@code cpu}); the CPU total is then estimated as the mean of the measured requests
+     * times all requests. Allocation is summed as reported.
+     */
     private static final class Cost {
         final LongAdder requests = new LongAdder();
+        final LongAdder cpuMeasured = new LongAdder();
         final LongAdder cpuNanos = new LongAdder();
         final LongAdder allocatedBytes = new LongAdder();
 
         void add(long cpu, long alloc) {
             requests.increment();
-            if (cpu > 0) {
+            if (cpu >= 0) {
+                cpuMeasured.increment();
                 cpuNanos.add(cpu);
             }
             if (alloc > 0) {
@@ -83,7 +90,11 @@ public final class DefaultPoisonMessagePoint implements PoisonMessagePoint {
         }
 
         CostTotals totals() {
-            return new CostTotals(requests.sum(), cpuNanos.sum(), allocatedBytes.sum());
+            long n = requests.sum();
+            long measured = cpuMeasured.sum();
+            long cpu = cpuNanos.sum();
+            long estimated = measured == 0 || measured >= n ? cpu : Math.round((double) cpu * n / measured);
+            return new CostTotals(n, estimated, allocatedBytes.sum());
         }
     }
 

@@ -77,6 +77,48 @@ class DefaultPoisonMessagePointTest {
         assertThat(p.onRequestHeader(req("buy"))).isEqualTo(Decision.PROCEED);
     }
 
+    /** Runs n cheap requests of op whose CPU time only every 16th reports (the ORB samples it). */
+    private void sampled(DefaultPoisonMessagePoint p, String op, int n) {
+        for (int i = 0; i < n; i++) {
+            IncomingRequest r = req(op);
+            p.onRequestHeader(r);
+            p.onDispatchEnd(r.requestKey(), nextId % 16 == 0 ? 20_000 : -1, 8_000);
+        }
+    }
+
+    @Test
+    void shouldNameACpuHeavyPoisonWhenTheCpuTimeOfBusyOperationsIsSampled() {
+        DefaultPoisonMessagePoint p = point(config());
+        sampled(p, "quote", 400);
+        IncomingRequest poison = req("poison");
+        p.onRequestHeader(poison);
+        p.onRisingEdge(clock.nanoTime(), Evidence.NONE);
+        sampled(p, "quote", 400);
+        clock.advance(Duration.ofSeconds(2));
+        // same allocation as a quote: only its CPU time (measured: a rare request) tells it apart
+        p.onDispatchEnd(poison.requestKey(), 500_000_000L, 8_000);
+        p.onFallingEdge(clock.nanoTime(), Evidence.NONE);
+
+        assertThat(p.filtered()).containsExactly("poison");
+        assertThat(p.episodeReports().get(0).namedByCost()).isEqualTo("poison");
+    }
+
+    @Test
+    void shouldNotNameASampledBusyOperationWhoseRequestsCostTheSameAsBefore() {
+        DefaultPoisonMessagePoint p = point(config());
+        sampled(p, "quote", 400);
+        sampled(p, "buy", 400);
+        IncomingRequest quote = req("quote");
+        p.onRequestHeader(quote);
+        p.onRisingEdge(clock.nanoTime(), Evidence.NONE);
+        sampled(p, "quote", 800);
+        clock.advance(Duration.ofSeconds(2));
+        p.onDispatchEnd(quote.requestKey(), -1, 8_000);
+        p.onFallingEdge(clock.nanoTime(), Evidence.NONE);
+
+        assertThat(p.filtered()).isEmpty();
+    }
+
     @Test
     void shouldWaitForS1RequestsStillRunningAtTheFallingEdge() {
         DefaultPoisonMessagePoint p = point(config());
