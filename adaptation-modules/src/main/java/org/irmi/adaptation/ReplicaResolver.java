@@ -23,6 +23,17 @@ public interface ReplicaResolver {
     List<Replica> resolve(String name);
 
     /**
+     * The same lookup against another Naming Service: the SLA's {@code namingService} URL of a
+     * reroute action ({@code corbaloc:iiop:host:port/NameService}).
+     *
+     * @throws UnsupportedOperationException when this resolver cannot look elsewhere (the default)
+     */
+    default ReplicaResolver at(String namingServiceUrl) {
+        throw new UnsupportedOperationException("this replica resolver cannot use the naming service "
+                + namingServiceUrl + "; it looks only where it was made to");
+    }
+
+    /**
      * One replica.
      *
      * @param name      its binding name, for logs and events

@@ -53,6 +53,43 @@ class AdaptationModulesTest {
     }
 
     @Test
+    void shouldLookUpReplicasInTheNamingServiceTheSlaNames() {
+        Sla sla = Sla.parse("""
+                service: s
+                isolationPoints:
+                  slowClient:
+                    action:
+                      module: reroute
+                      replicas: "irmi/sink.replicas"
+                      namingService: "corbaloc:iiop:127.0.0.1:2809/NameService"
+                """, "s.yaml");
+        List<String> askedAt = new java.util.concurrent.CopyOnWriteArrayList<>();
+        Object replica = new Object();
+        ReplicaResolver resolver = new ReplicaResolver() {
+            @Override
+            public List<Replica> resolve(String name) {
+                askedAt.add("default:" + name);
+                return List.of();
+            }
+
+            @Override
+            public ReplicaResolver at(String url) {
+                return name -> {
+                    askedAt.add(url + ":" + name);
+                    return List.of(new Replica(name + "/1", replica));
+                };
+            }
+        };
+        ModuleServices services = ModuleServices.builder().nanoClock(clock::nanoTime)
+                .background(Runnable::run).replicaResolver(resolver).build();
+        AdaptationModule m = AdaptationModules.fromAction(
+                sla.isolationPoints().slowClient().orElseThrow().action(), services);
+        Decision d = m.decide(Triggers.slowClient(clock.nanoTime()));
+        assertThat(d).isInstanceOfSatisfying(Decision.Forward.class, f -> assertThat(f.target()).isSameAs(replica));
+        assertThat(askedAt).containsExactly("corbaloc:iiop:127.0.0.1:2809/NameService:irmi/sink.replicas");
+    }
+
+    @Test
     void shouldBuildEveryEnabledPointOfAnSla() {
         Sla sla = Sla.parse("""
                 service: s

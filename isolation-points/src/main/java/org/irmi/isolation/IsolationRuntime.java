@@ -46,6 +46,9 @@ public final class IsolationRuntime implements MeterBinder {
     private final CrosstalkConfig crosstalkConfig;
     private final EdgeDetector edgeDetector;
     private final Supplier<EdgeSample> edgeSamples;
+    private final long edgeSamplePeriodNanos;
+    private long lastEdgeSampleNanos;
+    private boolean edgeSampled;
     private volatile DefaultQosCrosstalkPoint crosstalk;
 
     private IsolationRuntime(Builder b) {
@@ -58,6 +61,7 @@ public final class IsolationRuntime implements MeterBinder {
         this.crosstalkConfig = b.crosstalkConfig;
         this.edgeDetector = b.edgeDetector;
         this.edgeSamples = b.edgeSamples;
+        this.edgeSamplePeriodNanos = b.edgeSamplePeriodNanos;
         for (DecisionListener l : b.listeners) {
             recorder.addListener(l);
         }
@@ -100,15 +104,19 @@ public final class IsolationRuntime implements MeterBinder {
     }
 
     /**
-     * Periodic work: the slow-client windows and policy, the edge detector (when bound) and the
-     * poison point's pending episode. Call every 50..500 ms from one thread.
+     * Periodic work: the slow-client windows and policy, the edge detector (when bound; at most
+     * once per its sample period) and the poison point's pending episode. Call every 50..500 ms
+     * from one thread.
      */
     public void tick(long nowNanos) {
         if (slowClient != null) {
             slowClient.tick(nowNanos);
         }
         if (poison != null) {
-            if (edgeDetector != null && edgeSamples != null) {
+            if (edgeDetector != null && edgeSamples != null
+                    && (!edgeSampled || nowNanos - lastEdgeSampleNanos >= edgeSamplePeriodNanos)) {
+                edgeSampled = true;
+                lastEdgeSampleNanos = nowNanos;
                 EdgeSample s = edgeSamples.get();
                 if (s != null) {
                     edgeDetector.onSample(s).ifPresent(this::onEdge);
@@ -195,6 +203,70 @@ public final class IsolationRuntime implements MeterBinder {
         }
     }
 
+    /**
+     * Meters that always read the runtime {@code current} returns at the time of reading: for an
+     * ORB that builds a new runtime at every SLA reload and must keep one set of meters (a
+     * registry keeps the first meter registered under a name, so binding each new runtime with
+     * {@link #bindTo} would leave the meters reading the first one). Decision counters add up over
+     * the runtimes seen, so they never go down; gauges of a point the current SLA lacks read 0.
+     */
+    public static MeterBinder following(Supplier<IsolationRuntime> current) {
+        return new Following(current);
+    }
+
+    private static final class Following implements MeterBinder {
+        private final Supplier<IsolationRuntime> current;
+        private final long[][] carried = new long[PointKind.values().length][Decision.Action.values().length];
+        private IsolationRuntime last;
+
+        Following(Supplier<IsolationRuntime> current) {
+            this.current = current;
+        }
+
+        private synchronized double decisions(PointKind p, Decision.Action a) {
+            IsolationRuntime rt = current.get();
+            if (rt != last) {
+                if (last != null) {
+                    for (PointKind k : PointKind.values()) {
+                        for (Decision.Action b : Decision.Action.values()) {
+                            carried[k.ordinal()][b.ordinal()] += last.decisions(k, b);
+                        }
+                    }
+                }
+                last = rt;
+            }
+            return carried[p.ordinal()][a.ordinal()] + rt.decisions(p, a);
+        }
+
+        @Override
+        public void bindTo(MeterRegistry registry) {
+            for (PointKind p : PointKind.values()) {
+                for (Decision.Action a : Decision.Action.values()) {
+                    FunctionCounter.builder("irmi.isolation.decisions", this, f -> f.decisions(p, a))
+                            .description("Decisions enforced by an isolation point, by action")
+                            .baseUnit("decisions").tag("point", p.metricName()).tag("action", a.metricName())
+                            .register(registry);
+                }
+            }
+            Gauge.builder("irmi.isolation.slow_client.triggered_pairs", current,
+                            c -> c.get().slowClient == null ? 0 : c.get().slowClient.triggeredPairs())
+                    .description("Causal pairs whose slow-client point is triggered now")
+                    .baseUnit("pairs").register(registry);
+            Gauge.builder("irmi.isolation.poison.filtered", current,
+                            c -> c.get().poison == null ? 0 : c.get().poison.filtered().size())
+                    .description("Request signatures filtered as poison now (incl. on probation)")
+                    .baseUnit("signatures").register(registry);
+            Gauge.builder("irmi.isolation.poison.in_flight", current,
+                            c -> c.get().poison == null ? 0 : c.get().poison.inFlightCount())
+                    .description("Requests the poison point tracks as in flight")
+                    .baseUnit("requests").register(registry);
+            Gauge.builder("irmi.isolation.crosstalk.active_streams", current, c -> {
+                DefaultQosCrosstalkPoint x = c.get().crosstalk;
+                return x == null ? 0 : x.activeStreams();
+            }).description("Streams the QoS-crosstalk point counts as active").baseUnit("streams").register(registry);
+        }
+    }
+
     /** Builds an {@link IsolationRuntime}. */
     public static final class Builder {
         private LongSupplier nanoClock = System::nanoTime;
@@ -207,6 +279,7 @@ public final class IsolationRuntime implements MeterBinder {
         private Supplier<LocalLoad> localLoad = () -> LocalLoad.UNKNOWN;
         private EdgeDetector edgeDetector;
         private Supplier<EdgeSample> edgeSamples;
+        private long edgeSamplePeriodNanos;
         private final java.util.List<DecisionListener> listeners = new java.util.ArrayList<>();
 
         private Builder() {
@@ -247,10 +320,23 @@ public final class IsolationRuntime implements MeterBinder {
             return this;
         }
 
-        /** The monitors' edge detector and where its samples come from; ticked by the runtime. */
+        /** The monitors' edge detector and where its samples come from; sampled at every tick. */
         public Builder edges(EdgeDetector detector, Supplier<EdgeSample> samples) {
+            return edges(detector, samples, 0);
+        }
+
+        /**
+         * The monitors' edge detector and where its samples come from, sampled at the first tick
+         * at least {@code samplePeriodNanos} after the previous sample (the SLA's detection
+         * window bucket, {@link SlaBindings#edgeSamplePeriodNanos}); 0 samples at every tick.
+         */
+        public Builder edges(EdgeDetector detector, Supplier<EdgeSample> samples, long samplePeriodNanos) {
+            if (samplePeriodNanos < 0) {
+                throw new IllegalArgumentException("samplePeriodNanos must not be negative: " + samplePeriodNanos);
+            }
             this.edgeDetector = Objects.requireNonNull(detector, "detector");
             this.edgeSamples = Objects.requireNonNull(samples, "samples");
+            this.edgeSamplePeriodNanos = samplePeriodNanos;
             return this;
         }
 

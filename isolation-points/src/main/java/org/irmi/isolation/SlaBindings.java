@@ -65,12 +65,14 @@ public final class SlaBindings {
     /**
      * @return the monitors' edge detector config for the poison section: a rising edge at {@code
      *         throughputDrop} below baseline with a {@code resourceRise} rise of one of the SLA's
-     *         {@code resources}; the baseline holds
-     *         as many samples as {@code baselineWindow} has buckets. Feed the detector one sample
-     *         per {@link #edgeSamplePeriodNanos} (the detection window's bucket).
+     *         {@code resources}. Feed the detector one sample per {@link #edgeSamplePeriodNanos}
+     *         (the detection window's bucket); the baseline then holds the samples of
+     *         {@code baselineWindow}'s length (at least 3).
      */
     public static EdgeDetectorConfig edges(org.irmi.sla.PoisonConfig pc) {
-        int baselineSamples = Math.max(3, pc.baselineWindow().buckets());
+        long period = Math.max(1, edgeSamplePeriodNanos(pc));
+        int baselineSamples = (int) Math.max(3, Math.min(10_000,
+                (pc.baselineWindow().length().toNanos() + period - 1) / period));
         return EdgeDetectorConfig.custom()
                 .throughputDropPercent(pc.throughputDropPercent())
                 // recovery (the falling edge) must sit above the rising edge's threshold, or the

@@ -84,6 +84,49 @@ class IsolationRuntimeTest {
     }
 
     @Test
+    void shouldKeepCountingAcrossRuntimesWhenMetersFollowTheCurrentOne() {
+        IsolationRuntime first = runtime();
+        java.util.concurrent.atomic.AtomicReference<IsolationRuntime> current =
+                new java.util.concurrent.atomic.AtomicReference<>(first);
+        SimpleMeterRegistry registry = new SimpleMeterRegistry();
+        IsolationRuntime.following(current::get).bindTo(registry);
+        first.poison().orElseThrow().filter("poison", clock.nanoTime());
+        first.poison().orElseThrow().onRequestHeader(req(1, "poison"));
+        assertThat(rejects(registry)).isEqualTo(1.0);
+        assertThat(registry.get("irmi.isolation.poison.filtered").gauge().value()).isEqualTo(1.0);
+
+        IsolationRuntime second = runtime(); // an SLA reload
+        current.set(second);
+        assertThat(registry.get("irmi.isolation.poison.filtered").gauge().value()).isEqualTo(0.0);
+        second.poison().orElseThrow().filter("other", clock.nanoTime());
+        second.poison().orElseThrow().onRequestHeader(req(2, "other"));
+        second.poison().orElseThrow().onRequestHeader(req(3, "other"));
+        assertThat(rejects(registry)).isEqualTo(3.0);
+        assertThat(registry.get("irmi.isolation.poison.filtered").gauge().value()).isEqualTo(1.0);
+        assertThat(registry.get("irmi.isolation.slow_client.triggered_pairs").gauge().value()).isEqualTo(0.0);
+    }
+
+    private static double rejects(SimpleMeterRegistry registry) {
+        return registry.get("irmi.isolation.decisions").tag("point", "poison_message").tag("action", "reject")
+                .functionCounter().count();
+    }
+
+    @Test
+    void shouldSampleTheEdgeDetectorOncePerSamplePeriodWhateverTheTickRate() {
+        java.util.concurrent.atomic.AtomicInteger samples = new java.util.concurrent.atomic.AtomicInteger();
+        IsolationRuntime rt = IsolationRuntime.builder().clock(clock).poison(PoisonConfig.ofDefaults(), reject)
+                .edges(org.irmi.monitors.EdgeDetector.of(org.irmi.monitors.EdgeDetectorConfig.ofDefaults()), () -> {
+                    samples.incrementAndGet();
+                    return new EdgeSample(clock.nanoTime(), 100, 0.5, 0.01, 1e6);
+                }, 500_000_000L).build();
+        for (int i = 0; i < 40; i++) { // 2 s of 50 ms ticks
+            rt.tick(clock.nanoTime());
+            clock.advance(java.time.Duration.ofMillis(50));
+        }
+        assertThat(samples).hasValue(4);
+    }
+
+    @Test
     void shouldBuildTheCrosstalkPointOnlyWhenConfigured() {
         ConnectionTuner none = new ConnectionTuner() {
             @Override

@@ -48,6 +48,20 @@ class SlaBindingsTest {
     }
 
     @Test
+    void shouldSampleEdgesPerDetectionBucketAndKeepABaselineAsLongAsTheBaselineWindow() {
+        Sla s = Sla.parse("""
+                service: trade
+                isolationPoints:
+                  poison:
+                    baselineWindow: {length: 10s, buckets: 10}
+                    detectionWindow: {length: 2s, buckets: 4}
+                """, "windows.yaml");
+        org.irmi.sla.PoisonConfig pc = s.isolationPoints().poison().orElseThrow();
+        assertThat(SlaBindings.edgeSamplePeriodNanos(pc)).isEqualTo(500_000_000L);
+        assertThat(SlaBindings.edges(pc).baselineSamples()).isEqualTo(20);
+    }
+
+    @Test
     void shouldWatchOnlyTheSlasResourcesWhenPoisonNamesSome() {
         Sla gcOnly = Sla.parse("""
                 service: trade

@@ -6,6 +6,7 @@ import java.util.List;
 import java.util.Locale;
 import java.util.concurrent.Executor;
 import org.irmi.adaptation.ModuleServices;
+import org.irmi.adaptation.ReplicaResolver;
 import org.irmi.isolation.AdaptationModule;
 import org.irmi.isolation.AdaptationModuleProvider;
 import org.irmi.isolation.ModuleSettings;
@@ -144,7 +145,12 @@ public final class BuiltInProviders {
             ModuleServices services = services(s);
             long refresh = s.nanos("refresh", Duration.ofSeconds(30), Duration.ofMillis(1),
                     Duration.ofHours(1));
-            return new RerouteModule(replicas, services.replicaResolver(), refresh,
+            String namingService = s.string("namingService", null);
+            ReplicaResolver resolver = services.replicaResolver();
+            if (resolver != null && namingService != null && !namingService.isBlank()) {
+                resolver = resolver.at(namingService.trim());
+            }
+            return new RerouteModule(replicas, resolver, refresh,
                     background(services), s.fallbackModule(), services.nanoClock().getAsLong());
         }
     }

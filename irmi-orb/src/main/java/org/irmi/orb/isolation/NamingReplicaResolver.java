@@ -26,15 +26,17 @@ public final class NamingReplicaResolver implements ReplicaResolver {
 
     private static final int MAX_REPLICAS = 256;
 
+    private final ORB orb;
     private final Supplier<org.omg.CORBA.Object> nameService;
 
-    private NamingReplicaResolver(Supplier<org.omg.CORBA.Object> nameService) {
+    private NamingReplicaResolver(ORB orb, Supplier<org.omg.CORBA.Object> nameService) {
+        this.orb = orb;
         this.nameService = nameService;
     }
 
     /** @return a resolver using the ORB's {@code ORBInitRef.NameService} */
     public static NamingReplicaResolver of(ORB orb) {
-        return new NamingReplicaResolver(() -> {
+        return new NamingReplicaResolver(orb, () -> {
             try {
                 return orb.resolve_initial_references("NameService");
             } catch (org.omg.CORBA.ORBPackage.InvalidName e) {
@@ -45,7 +47,13 @@ public final class NamingReplicaResolver implements ReplicaResolver {
 
     /** @return a resolver using the naming service at {@code url}, e.g. {@code corbaloc:iiop:host:port/NameService} */
     public static NamingReplicaResolver of(ORB orb, String url) {
-        return new NamingReplicaResolver(() -> orb.string_to_object(url));
+        return new NamingReplicaResolver(orb, () -> orb.string_to_object(url));
+    }
+
+    /** The same lookup at the SLA's {@code namingService} URL. */
+    @Override
+    public ReplicaResolver at(String namingServiceUrl) {
+        return of(orb, namingServiceUrl);
     }
 
     @Override

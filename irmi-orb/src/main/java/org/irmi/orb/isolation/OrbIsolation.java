@@ -156,6 +156,7 @@ public final class OrbIsolation implements AutoCloseable {
             this.objectives = new ObjectiveMonitor(clock, io.micrometer.core.instrument.Metrics.globalRegistry);
             this.runtime = build(sla);
             this.wiring = Wiring.of(runtime);
+            IsolationRuntime.following(() -> this.runtime).bindTo(io.micrometer.core.instrument.Metrics.globalRegistry);
         } catch (RuntimeException e) {
             // nothing may keep running when the ORB refuses to start
             watcher.close();
@@ -212,12 +213,11 @@ public final class OrbIsolation implements AutoCloseable {
         services = withRegisteredReducers(services, sla);
         IsolationRuntime.Builder b = IsolationSetup.fromSla(sla, services).clock(clock).localLoad(this::localLoad);
         sla.isolationPoints().poison().filter(org.irmi.sla.PoisonConfig::enabled)
-                .ifPresent(pc -> b.edges(EdgeDetector.of(SlaBindings.edges(pc)), this::edgeSample));
+                .ifPresent(pc -> b.edges(EdgeDetector.of(SlaBindings.edges(pc)), this::edgeSample,
+                        SlaBindings.edgeSamplePeriodNanos(pc)));
         b.listener(e -> LOG.info("irmi decision point={} stream={} module={} decision={} evidence={}",
                 e.point(), e.stream(), e.module(), e.decision(), e.evidence()));
-        IsolationRuntime rt = b.build();
-        rt.bindTo(io.micrometer.core.instrument.Metrics.globalRegistry);
-        return rt;
+        return b.build(); // its meters: bound once in the constructor, following the runtime in force
     }
 
     private LocalLoad localLoad() {
