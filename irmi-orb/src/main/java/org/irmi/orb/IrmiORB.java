@@ -114,7 +114,18 @@ public class IrmiORB extends org.omg.CORBA_2_5.ORB {
                 System.getProperty(org.irmi.orb.isolation.OrbIsolation.SLA_PROPERTY));
         if (sla != null && !sla.isBlank()) {
             try {
-                isolation = org.irmi.orb.isolation.OrbIsolation.start(this, java.nio.file.Path.of(sla));
+                String port = p.getProperty(org.irmi.orb.isolation.OrbIsolation.METRICS_PORT_PROPERTY,
+                        System.getProperty(org.irmi.orb.isolation.OrbIsolation.METRICS_PORT_PROPERTY));
+                java.util.OptionalInt metricsPort = java.util.OptionalInt.empty();
+                if (port != null && !port.isBlank()) {
+                    try {
+                        metricsPort = java.util.OptionalInt.of(Integer.parseInt(port.trim()));
+                    } catch (NumberFormatException e) {
+                        throw new IllegalArgumentException(org.irmi.orb.isolation.OrbIsolation.METRICS_PORT_PROPERTY
+                                + " must be a port number, got \"" + port + "\"");
+                    }
+                }
+                isolation = org.irmi.orb.isolation.OrbIsolation.start(this, java.nio.file.Path.of(sla), metricsPort);
             } catch (RuntimeException e) {
                 jacorb.destroy();
                 OrbRegistry.unbind(jacorb);

@@ -17,6 +17,13 @@ import org.irmi.monitors.internal.WindowedOperationLatencyMonitor;
  * gauges reuse one snapshot per operation for {@link #GAUGE_SNAPSHOT_NANOS}.
  */
 public interface OperationLatencyMonitor {
+    /**
+     * The {@code operation} tag value of the meters over all operations (the total). Every meter of
+     * a name carries the same tag keys, which Prometheus requires; parentheses cannot occur in an
+     * IDL operation name, so it never collides with a real operation.
+     */
+    String ALL_OPERATIONS = "(all)";
+
 
     /** Default bound on tracked operations. */
     int DEFAULT_MAX_OPERATIONS = 256;

@@ -57,6 +57,33 @@ class MetricsTest {
     }
 
     @Test
+    void shouldGiveEveryMeterOfANameTheSameTagKeysSoPrometheusKeepsThemAll() {
+        bindAll();
+        java.util.Map<String, java.util.Set<java.util.Set<String>>> keysByName = new java.util.HashMap<>();
+        for (Meter m : registry.getMeters()) {
+            java.util.Set<String> keys = new java.util.TreeSet<>();
+            m.getId().getTags().forEach(t -> keys.add(t.getKey()));
+            keysByName.computeIfAbsent(m.getId().getName(), k -> new java.util.HashSet<>()).add(keys);
+        }
+        assertThat(keysByName).allSatisfy((name, keySets) -> assertThat(keySets).as(name).hasSize(1));
+    }
+
+    @Test
+    void shouldServeTotalAndPerOperationLatencyThroughPrometheus() throws Exception {
+        OperationLatencyMonitor latency = OperationLatencyMonitor.of(window, clock);
+        try (PrometheusEndpoint endpoint = PrometheusEndpoint.start(0)) {
+            latency.metrics().bindTo(endpoint.registry());
+            latency.record("quote", 2_000_000);
+            latency.record("buy", 4_000_000);
+            String body = new String(new java.net.URL(endpoint.url()).openStream().readAllBytes(),
+                    java.nio.charset.StandardCharsets.UTF_8);
+            assertThat(body).contains("irmi_latency_count_requests{operation=\"(all)\"} 2.0",
+                    "irmi_latency_count_requests{operation=\"quote\"} 1.0",
+                    "irmi_latency_count_requests{operation=\"buy\"} 1.0");
+        }
+    }
+
+    @Test
     void shouldCountEdgesWhenTheDetectorFires() {
         EdgeDetector d = EdgeDetector.of(EdgeDetectorConfig.custom().baselineSamples(3).minBaselineSamples(3).build());
         d.metrics("poison").bindTo(registry);

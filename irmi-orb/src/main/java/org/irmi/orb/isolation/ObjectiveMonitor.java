@@ -6,7 +6,6 @@ import java.util.Map;
 import java.util.concurrent.ConcurrentHashMap;
 
 import io.micrometer.core.instrument.Gauge;
-import io.micrometer.core.instrument.MeterRegistry;
 
 import org.irmi.monitors.Clock;
 import org.irmi.monitors.LatencySnapshot;
@@ -36,32 +35,49 @@ final class ObjectiveMonitor {
     private static final Logger LOG = LoggerFactory.getLogger(ObjectiveMonitor.class);
 
     private final Clock clock;
-    private final MeterRegistry registry;
+    private final java.util.function.Consumer<io.micrometer.core.instrument.binder.MeterBinder> bind;
     private final Map<String, Boolean> violated = new ConcurrentHashMap<>();
     private volatile List<ServiceObjective> objectives = List.of();
     private volatile OperationLatencyMonitor all;
     private volatile OperationLatencyMonitor failed;
     private volatile double windowSeconds = 1;
+    private WindowConfig latencyWindow;
 
-    ObjectiveMonitor(Clock clock, MeterRegistry registry) {
+    /** @param bind binds meters where the ORB keeps them */
+    ObjectiveMonitor(Clock clock, java.util.function.Consumer<io.micrometer.core.instrument.binder.MeterBinder> bind) {
         this.clock = clock;
-        this.registry = registry;
+        this.bind = bind;
     }
 
     /** Applies the objectives and the latency window of an SLA (fresh windows). */
     void configure(List<ServiceObjective> newObjectives, org.irmi.sla.WindowConfig window) {
         WindowConfig w = WindowConfig.of(window.length(), window.buckets());
-        all = OperationLatencyMonitor.of(w, clock);
-        failed = OperationLatencyMonitor.of(w, clock);
+        if (!w.equals(latencyWindow)) { // a reload that keeps the window keeps the measurements (and meters)
+            latencyWindow = w;
+            all = OperationLatencyMonitor.of(w, clock);
+            failed = OperationLatencyMonitor.of(w, clock);
+        }
         windowSeconds = Math.max(1e-3, window.length().toNanos() / 1e9);
         objectives = List.copyOf(newObjectives);
         violated.clear();
         for (ServiceObjective o : objectives) {
             String name = o.operation().toString();
             violated.put(name, false);
-            Gauge.builder("irmi.sla.violated", this, m -> Boolean.TRUE.equals(m.violated.get(name)) ? 1 : 0)
+            bind.accept(r -> Gauge.builder("irmi.sla.violated", this, m -> Boolean.TRUE.equals(m.violated.get(name)) ? 1 : 0)
                     .description("1 while the SLA objective for these operations is violated, else 0")
-                    .tag("objective", name).register(registry);
+                    .tag("objective", name).register(r));
+        }
+    }
+
+    /**
+     * Binds the per-operation latency meters ({@code irmi.latency.*}) of the window in force. A
+     * reload that changes {@code monitors.latency} starts new windows; the meters keep reading the
+     * first ones (a registry keeps the first meter of a name) until the ORB restarts.
+     */
+    void bindLatency() {
+        OperationLatencyMonitor a = all;
+        if (a != null) {
+            bind.accept(a.metrics());
         }
     }
 

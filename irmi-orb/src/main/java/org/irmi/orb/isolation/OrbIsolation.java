@@ -81,6 +81,8 @@ public final class OrbIsolation implements AutoCloseable {
 
     /** ORB or system property naming the SLA YAML file. */
     public static final String SLA_PROPERTY = "irmi.sla";
+    /** ORB or system property: the loopback port of a Prometheus scrape endpoint (0 = any free port). */
+    public static final String METRICS_PORT_PROPERTY = "irmi.metrics.port";
 
     private static final Logger LOG = LoggerFactory.getLogger(OrbIsolation.class);
     private static final long TICK_NANOS = TimeUnit.MILLISECONDS.toNanos(50);
@@ -93,6 +95,9 @@ public final class OrbIsolation implements AutoCloseable {
     private final LoadReporter reporter;
     private final Thread ticker;
     private final ObjectiveMonitor objectives;
+    private final org.irmi.monitors.PrometheusEndpoint metricsEndpoint;
+    private final io.micrometer.core.instrument.composite.CompositeMeterRegistry meters =
+            new io.micrometer.core.instrument.composite.CompositeMeterRegistry();
     private volatile IsolationRuntime runtime;
     /** What the per-request paths need of {@link #runtime}, worked out once per SLA. */
     private volatile Wiring wiring;
@@ -141,27 +146,43 @@ public final class OrbIsolation implements AutoCloseable {
     private record Pending(OutgoingCall call, CallListener listener, boolean toTarget) {
     }
 
-    private OrbIsolation(IrmiORB orb, Path slaFile, Clock clock) {
+    private OrbIsolation(IrmiORB orb, Path slaFile, Clock clock, java.util.OptionalInt metricsPort) {
         this.orb = orb;
         this.clock = clock;
         this.watcher = SlaWatcher.watch(slaFile);
         LocalResourceMonitor monitor = null;
+        org.irmi.monitors.PrometheusEndpoint endpoint = null;
         try {
+            if (metricsPort.isPresent()) {
+                try {
+                    endpoint = org.irmi.monitors.PrometheusEndpoint.start(metricsPort.getAsInt());
+                } catch (java.io.IOException e) {
+                    throw new IllegalStateException(METRICS_PORT_PROPERTY + ": " + e.getMessage(), e);
+                }
+                meters.add(endpoint.registry());
+                LOG.info("irmi metrics at {}", endpoint.url());
+            }
             Sla sla = watcher.current();
             org.irmi.sla.WindowConfig w = sla.monitors().localResources();
             monitor = LocalResourceMonitor.of(WindowConfig.of(w.length(), w.buckets()), clock).start();
             this.local = monitor;
             this.reporter = new LoadReporter(local, clock, LoadReporter.DEFAULT_REFRESH_NANOS);
             this.lastSampleNanos = clock.nanoTime();
-            this.objectives = new ObjectiveMonitor(clock, io.micrometer.core.instrument.Metrics.globalRegistry);
+            this.objectives = new ObjectiveMonitor(clock, this::bind);
             this.runtime = build(sla);
             this.wiring = Wiring.of(runtime);
-            IsolationRuntime.following(() -> this.runtime).bindTo(io.micrometer.core.instrument.Metrics.globalRegistry);
+            bind(IsolationRuntime.following(() -> this.runtime));
+            bind(local.metrics());
+            objectives.bindLatency();
+            this.metricsEndpoint = endpoint;
         } catch (RuntimeException e) {
             // nothing may keep running when the ORB refuses to start
             watcher.close();
             if (monitor != null) {
                 monitor.close();
+            }
+            if (endpoint != null) {
+                endpoint.close();
             }
             throw e;
         }
@@ -195,7 +216,39 @@ public final class OrbIsolation implements AutoCloseable {
      * @throws org.irmi.sla.SlaException with file:line:col messages when the SLA is invalid
      */
     public static OrbIsolation start(IrmiORB orb, Path slaFile) {
-        return new OrbIsolation(orb, slaFile, Clock.system());
+        return start(orb, slaFile, java.util.OptionalInt.empty());
+    }
+
+    /**
+     * As {@link #start(IrmiORB, Path)}, and when {@code metricsPort} is present, serves this ORB's
+     * meters ({@link #meters()}: isolation, resources, latency, objectives, transport) as a
+     * Prometheus scrape endpoint on {@code http://127.0.0.1:<port>/metrics} (0 picks a free port).
+     *
+     * @throws IllegalStateException naming {@value #METRICS_PORT_PROPERTY} when the port cannot be bound
+     */
+    public static OrbIsolation start(IrmiORB orb, Path slaFile, java.util.OptionalInt metricsPort) {
+        return new OrbIsolation(orb, slaFile, Clock.system(), metricsPort);
+    }
+
+    /**
+     * This ORB's meters. Each is also registered in Micrometer's global registry, for applications
+     * that add their own registry there; in a JVM with several I-RMI ORBs the global registry
+     * keeps the first ORB's meter of each name, while this registry and the scrape endpoint show
+     * this ORB's own.
+     */
+    public io.micrometer.core.instrument.MeterRegistry meters() {
+        return meters;
+    }
+
+    /** Binds {@code binder} to this ORB's registry and to Micrometer's global registry. */
+    private void bind(io.micrometer.core.instrument.binder.MeterBinder binder) {
+        binder.bindTo(meters);
+        binder.bindTo(io.micrometer.core.instrument.Metrics.globalRegistry);
+    }
+
+    /** The Prometheus scrape URL when {@value #METRICS_PORT_PROPERTY} was set. */
+    public Optional<String> metricsUrl() {
+        return Optional.ofNullable(metricsEndpoint).map(org.irmi.monitors.PrometheusEndpoint::url);
     }
 
     /** The runtime in force (changes when the SLA file changes). */
@@ -471,7 +524,7 @@ public final class OrbIsolation implements AutoCloseable {
         }
         if (!metricsBound) {
             metricsBound = true;
-            new org.irmi.orb.TransportMetrics(transport).bindTo(io.micrometer.core.instrument.Metrics.globalRegistry);
+            bind(new org.irmi.orb.TransportMetrics(transport));
         }
         if (crosstalkRuntime != rt) {
             crosstalkRuntime = rt;
@@ -535,6 +588,9 @@ public final class OrbIsolation implements AutoCloseable {
         }
         watcher.close();
         local.close();
+        if (metricsEndpoint != null) {
+            metricsEndpoint.close();
+        }
     }
 
     /**

@@ -173,6 +173,47 @@ class OrbIsolationTest {
     }
 
     @Test
+    void shouldServeIsolationResourceLatencyAndTransportMetricsWhenAMetricsPortIsSet() throws Exception {
+        Properties p = new Properties();
+        p.setProperty("org.omg.CORBA.ORBClass", "org.irmi.orb.IrmiORB");
+        p.setProperty("OAIAddr", "127.0.0.1");
+        p.setProperty(OrbIsolation.SLA_PROPERTY, sla("""
+                service: metered
+                objectives:
+                  - operation: "echo*"
+                    p99Latency: 1s
+                isolationPoints:
+                  poison: {neverFilter: ["*"]}
+                """).toString());
+        p.setProperty(OrbIsolation.METRICS_PORT_PROPERTY, "0");
+        server = ORB.init(new String[0], p);
+        client = irmi(null);
+        POA root = POAHelper.narrow(server.resolve_initial_references("RootPOA"));
+        root.the_POAManager().activate();
+        Echo echo = EchoHelper.narrow(client.string_to_object(server.object_to_string(
+                root.servant_to_reference(new org.irmi.orb.EchoServant()))));
+        String url = IrmiORB.of(server).orElseThrow().isolation().orElseThrow().metricsUrl().orElseThrow();
+        assertThat(url).startsWith("http://127.0.0.1:");
+        String body = "";
+        long deadline = System.nanoTime() + 10_000_000_000L;
+        while (System.nanoTime() < deadline) {
+            echo.echoString("metered");
+            body = new String(new java.net.URL(url).openStream().readAllBytes(), java.nio.charset.StandardCharsets.UTF_8);
+            if (body.contains("irmi_transport_connections_open") && body.contains("operation=\"echoString\"")) {
+                break;
+            }
+            Thread.sleep(100);
+        }
+        assertThat(body).contains("irmi_isolation_decisions", "point=\"poison_message\"", "irmi_resources_heap_used",
+                "irmi_transport_connections_open", "irmi_latency_p99");
+        assertThat(body).containsPattern("irmi_latency_count\\S*\\{[^}]*operation=\"echoString\"[^}]*\\} [1-9]");
+        server.shutdown(true);
+        server.destroy();
+        server = null;
+        assertThatThrownBy(() -> new java.net.URL(url).openStream().close()).isInstanceOf(java.io.IOException.class);
+    }
+
+    @Test
     void shouldRefuseToStartWithFileLineAndColumnWhenSlaIsInvalid() throws Exception {
         Path bad = sla("service: x\nisolationPoints:\n  crosstalk:\n    treshold: 3\n");
         assertThatThrownBy(() -> irmi(bad.toString())).isInstanceOf(INITIALIZE.class)

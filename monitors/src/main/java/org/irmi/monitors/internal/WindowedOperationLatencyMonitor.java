@@ -101,7 +101,7 @@ public final class WindowedOperationLatencyMonitor implements OperationLatencyMo
     @Override
     public MeterBinder metrics() {
         return r -> {
-            bind(r, Tags.empty(), total);
+            bind(r, Tags.of("operation", org.irmi.monitors.OperationLatencyMonitor.ALL_OPERATIONS), total);
             registries.add(r);
             operations.forEach((op, o) -> bind(r, Tags.of("operation", op), o));
         };

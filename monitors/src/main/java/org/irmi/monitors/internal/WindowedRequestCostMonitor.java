@@ -198,7 +198,7 @@ public final class WindowedRequestCostMonitor implements RequestCostMonitor {
     @Override
     public MeterBinder metrics() {
         return r -> {
-            bindCosts(r, Tags.empty(), this, m -> m.total());
+            bindCosts(r, Tags.of("operation", org.irmi.monitors.OperationLatencyMonitor.ALL_OPERATIONS), this, m -> m.total());
             Gauge.builder("irmi.cost.streams.tracked", this, m -> m.trackedStreams())
                     .description("Request streams tracked by the cost monitor, overflow stream included").baseUnit("streams")
                     .strongReference(true).register(r);
