@@ -2,27 +2,15 @@ package org.irmi.it;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
-import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
-import java.util.Map;
 import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.concurrent.atomic.AtomicLong;
-import org.irmi.adaptation.AdaptationModules;
-import org.irmi.adaptation.ModuleServices;
 import org.irmi.isolation.Decision;
 import org.irmi.isolation.DecisionEvent;
 import org.irmi.isolation.IsolationRuntime;
-import org.irmi.isolation.ModuleSettings;
 import org.irmi.isolation.PointKind;
-import org.irmi.isolation.PoisonConfig;
-import org.irmi.isolation.SlowClientConfig;
-import org.irmi.monitors.Clock;
-import org.irmi.monitors.EdgeDetector;
-import org.irmi.monitors.EdgeDetectorConfig;
-import org.irmi.monitors.LocalResourceMonitor;
-import org.irmi.monitors.WindowConfig;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
 import org.omg.CORBA.ORB;
@@ -30,24 +18,22 @@ import org.omg.CORBA.ORB;
 /**
  * Isolation points cooperating across nodes (the paper's future work): a backend whose poison
  * point sees overload advertises it in the load report on its replies; the slow-client point of a
- * front node that calls it reacts to the advertisement alone, with no queue of its own grown.
+ * front node that calls it reacts to the advertisement alone, with no queue of its own grown. Both
+ * ORBs build their points themselves from {@code irmi.sla} ({@code sla/cooperation-backend.yaml},
+ * {@code sla/cooperation-front.yaml}): the load report is the one the ORB's glue attaches to every
+ * reply and reads from every reply.
  */
 class CooperationEndToEndTest {
     private final List<ORB> orbs = new ArrayList<>();
-    private final List<AutoCloseable> closeables = new ArrayList<>();
     private final AtomicBoolean running = new AtomicBoolean(true);
 
     @AfterEach
-    void tearDown() throws Exception {
+    void tearDown() {
         running.set(false);
-        for (int i = closeables.size() - 1; i >= 0; i--) {
-            closeables.get(i).close();
-        }
         Nodes.destroy(orbs.toArray(new ORB[0]));
     }
 
-    private ORB orb() {
-        ORB o = Nodes.irmi();
+    private ORB track(ORB o) {
         orbs.add(o);
         return o;
     }
@@ -55,37 +41,15 @@ class CooperationEndToEndTest {
     @Test
     void shouldShedCallsToABackendThatAdvertisesOverloadBeforeTheCallersQueueGrows()
             throws Exception {
-        ORB backendOrb = orb();
+        ORB backendOrb = track(Nodes.irmi(Nodes.sla("cooperation-backend.yaml")));
         TradeImpl backend = new TradeImpl("backend");
         String ior = Nodes.export(backendOrb, backend);
-        LocalResourceMonitor monitor = LocalResourceMonitor.of(
-                WindowConfig.of(Duration.ofSeconds(1), 4), Clock.system()).start();
-        closeables.add(monitor);
-        IsolationGlue[] holder = new IsolationGlue[1];
-        IsolationRuntime backendRt = IsolationRuntime.builder()
-                .poison(PoisonConfig.custom().advertiseOverload(Duration.ofSeconds(2)).build(),
-                        AdaptationModules.create(ModuleSettings.of("reject")))
-                .edges(EdgeDetector.of(EdgeDetectorConfig.custom().throughputDropPercent(30)
-                                .resourceRisePercent(50).recoveryPercent(20).baselineSamples(8)
-                                .minBaselineSamples(4).maxEpisode(Duration.ofSeconds(20)).build()),
-                        () -> holder[0].sample())
-                .build();
-        holder[0] = new IsolationGlue(backendOrb, backendRt, 250).serve(monitor);
-        holder[0].start(); // after holder[0] is set: the ticker samples through it
-        closeables.add(holder[0]);
+        IsolationRuntime backendRt = Nodes.runtime(backendOrb);
 
-        ORB frontOrb = orb();
+        ORB frontOrb = track(Nodes.irmi(Nodes.sla("cooperation-front.yaml")));
+        IsolationRuntime frontRt = Nodes.runtime(frontOrb);
         List<DecisionEvent> frontEvents = new CopyOnWriteArrayList<>();
-        IsolationRuntime frontRt = IsolationRuntime.builder()
-                .slowClient(SlowClientConfig.custom().reactToPeerOverload(true)
-                                .remoteReportMaxAge(Duration.ofSeconds(1)).build(),
-                        AdaptationModules.create(new ModuleSettings("short-circuit", Map.of(),
-                                Map.of(ModuleServices.class, ModuleServices.defaults()),
-                                System::nanoTime, null)))
-                .listener(frontEvents::add)
-                .build();
-        IsolationGlue front = new IsolationGlue(frontOrb, frontRt, 100).call().start();
-        closeables.add(front);
+        frontRt.addListener(frontEvents::add);
         Trade viaFront = Nodes.lookup(frontOrb, ior);
         AtomicLong frontErrors = new AtomicLong();
         AtomicLong eliminated = new AtomicLong();
@@ -109,7 +73,7 @@ class CooperationEndToEndTest {
         assertThat(frontRt.decisions(PointKind.SLOW_CLIENT, Decision.Action.SHORT_CIRCUIT))
                 .as("nothing is shed while the backend is healthy").isZero();
 
-        Trade direct = Nodes.lookup(orb(), ior);
+        Trade direct = Nodes.lookup(track(Nodes.irmi()), ior);
         direct.poison(3_000); // overload the backend from elsewhere
         long deadline = System.nanoTime() + 10_000_000_000L;
         while (frontEvents.isEmpty() && System.nanoTime() < deadline) {

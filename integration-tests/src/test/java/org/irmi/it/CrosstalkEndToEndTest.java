@@ -5,6 +5,9 @@ import static org.assertj.core.api.Assertions.within;
 import static org.junit.jupiter.api.Assumptions.assumeTrue;
 
 import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.nio.file.StandardCopyOption;
 import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.HashSet;
@@ -16,13 +19,11 @@ import java.util.concurrent.atomic.AtomicLong;
 import javax.rmi.CORBA.Tie;
 import javax.rmi.CORBA.Util;
 import javax.rmi.PortableRemoteObject;
-import org.irmi.isolation.CrosstalkConfig;
-import org.irmi.isolation.IsolationRuntime;
-import org.irmi.isolation.WeightRule;
 import org.irmi.orb.ConnectionView;
 import org.irmi.orb.IrmiTransport;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
 import org.omg.CORBA.ORB;
 import org.omg.CORBA.Policy;
 import org.omg.PortableServer.IdAssignmentPolicyValue;
@@ -33,21 +34,19 @@ import org.omg.PortableServer.Servant;
 /**
  * The QoS-crosstalk point through the real selector transport: three client ORBs (one connection
  * each) stream 256 KB requests to three objects whose keys carry weights 1, 2 and 4; each client
- * keeps several requests in flight so that its connection always has data waiting. Without the
- * point (control phase) the heavy stream does not get 4/7; with it, the shares of bytes the one
- * reader thread reads must be 1:2:4 within 10%.
+ * keeps several requests in flight so that its connection always has data waiting. The server's
+ * ORB runs {@code irmi.sla}: first {@code sla/crosstalk-control.yaml} (the point switched off: the
+ * control phase, where the heavy stream does not get 4/7), then {@code sla/crosstalk.yaml} renamed
+ * over it, which the ORB reloads; with the point on, the shares of bytes the one reader thread
+ * reads must be 1:2:4 within 10%.
  */
 class CrosstalkEndToEndTest {
     private final List<ORB> orbs = new ArrayList<>();
-    private IsolationGlue glue;
     private final AtomicBoolean running = new AtomicBoolean(true);
 
     @AfterEach
-    void tearDown() throws Exception {
+    void tearDown() {
         running.set(false);
-        if (glue != null) {
-            glue.close();
-        }
         Nodes.destroy(orbs.toArray(new ORB[0]));
     }
 
@@ -60,8 +59,10 @@ class CrosstalkEndToEndTest {
     }
 
     @Test
-    void shouldShareReadBytesOneToTwoToFourWhileEveryStreamHasDataWaiting() throws Exception {
-        ORB server = Nodes.irmi();
+    void shouldShareReadBytesOneToTwoToFourWhileEveryStreamHasDataWaiting(@TempDir Path dir) throws Exception {
+        Path sla = dir.resolve("crosstalk-server.yaml");
+        Files.copy(Nodes.sla("crosstalk-control.yaml"), sla);
+        ORB server = Nodes.irmi(sla);
         orbs.add(server);
         POA root = POAHelper.narrow(server.resolve_initial_references("RootPOA"));
         POA poa = root.create_POA("CrosstalkPOA", root.the_POAManager(), new Policy[]{
@@ -72,15 +73,7 @@ class CrosstalkEndToEndTest {
         for (int i = 0; i < 3; i++) {
             iors[i] = exportWithId(server, poa, ids[i], new TradeImpl(ids[i]));
         }
-        IsolationRuntime rt = IsolationRuntime.builder()
-                .crosstalk(CrosstalkConfig.custom()
-                        .rule(WeightRule.glob(WeightRule.Match.OBJECT_KEY, "*stream-w2", 2))
-                        .rule(WeightRule.glob(WeightRule.Match.OBJECT_KEY, "*stream-w4", 4))
-                        .baseReadBudgetBytes(1024).minReadBudgetBytes(256)
-                        .minReceiveBufferBytes(64 * 1024).maxReceiveBufferBytes(256 * 1024)
-                        .idleAfter(java.time.Duration.ofMillis(500)).build())
-                .build();
-        glue = new IsolationGlue(server, rt, 20).serve(null);
+        assertThat(Nodes.runtime(server).crosstalkConfig()).as("control: the point is switched off").isEmpty();
         IrmiTransport transport = Nodes.transport(server);
 
         // one client ORB per stream, connected one after the other to learn each connection's id
@@ -133,7 +126,16 @@ class CrosstalkEndToEndTest {
             control[i] = c1.get(connection[i]) - c0.get(connection[i]);
             controlTotal += control[i];
         }
-        glue.start();
+        // switch the point on as an operator would: a complete file renamed over the SLA
+        Path next = dir.resolve("crosstalk-server.yaml.new");
+        Files.copy(Nodes.sla("crosstalk.yaml"), next);
+        Files.move(next, sla, StandardCopyOption.ATOMIC_MOVE, StandardCopyOption.REPLACE_EXISTING);
+        long reloadDeadline = System.nanoTime() + 10_000_000_000L;
+        while (Nodes.runtime(server).crosstalkConfig().isEmpty() && System.nanoTime() < reloadDeadline) {
+            Thread.sleep(50);
+        }
+        assertThat(Nodes.runtime(server).crosstalkConfig()).as("the ORB reloaded the SLA with the point on")
+                .isPresent();
         Thread.sleep(2_000); // the point sees three active streams and sets their budgets
         // The claim holds while every stream has data waiting. On a busy 2-core machine the client
         // threads sometimes cannot keep a stream backlogged, so measure in windows of 4 s and use

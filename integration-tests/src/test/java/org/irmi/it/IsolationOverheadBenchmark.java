@@ -1,26 +1,17 @@
 package org.irmi.it;
 
-import java.time.Duration;
 import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.List;
 import java.util.Locale;
 import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.concurrent.atomic.AtomicLong;
-import org.irmi.adaptation.AdaptationModules;
-import org.irmi.isolation.CausalPair;
-import org.irmi.isolation.CrosstalkConfig;
+import org.irmi.adaptation.IsolationSetup;
+import org.irmi.adaptation.ModuleServices;
 import org.irmi.isolation.IncomingRequest;
 import org.irmi.isolation.IsolationRuntime;
-import org.irmi.isolation.ModuleSettings;
 import org.irmi.isolation.OutgoingCall;
-import org.irmi.isolation.PoisonConfig;
-import org.irmi.isolation.SlowClientConfig;
-import org.irmi.monitors.Clock;
-import org.irmi.monitors.EdgeDetector;
-import org.irmi.monitors.EdgeDetectorConfig;
-import org.irmi.monitors.LocalResourceMonitor;
-import org.irmi.monitors.WindowConfig;
+import org.irmi.sla.Sla;
 import org.omg.CORBA.ORB;
 
 /**
@@ -30,11 +21,12 @@ import org.omg.CORBA.ORB;
  * mvn -B -q -pl integration-tests exec:java -Dexec.classpathScope=test \
  *     -Dexec.mainClass=org.irmi.it.IsolationOverheadBenchmark [-Dexec.args="5 3"]
  * </pre>
- * Part 1 times the points' hot paths alone (ns per call, one thread). Part 2 runs a closed-loop
- * RMI-IIOP echo through real I-RMI ORBs on loopback, interleaving rounds with no point, the
- * client's slow-client point only, the server's points only (poison with per-request cost and
- * edge detection, crosstalk, load reports on replies), and all, and reports the median calls/s of
- * each and its ratio to no point.
+ * Part 1 times the points' hot paths alone (ns per call, one thread), built from the same SLA files.
+ * Part 2 runs a closed-loop RMI-IIOP echo through real I-RMI ORBs on loopback, interleaving rounds
+ * with no point, the client's slow-client point only ({@code irmi.sla} = {@code sla/bench-client.yaml}
+ * on each client ORB), the server's points only ({@code sla/bench-server.yaml}: poison with
+ * per-request cost and edge detection, crosstalk, load reports on replies), and all, and reports
+ * the median calls/s of each and its ratio to no point.
  */
 public final class IsolationOverheadBenchmark {
     private IsolationOverheadBenchmark() {
@@ -48,19 +40,14 @@ public final class IsolationOverheadBenchmark {
         System.exit(0);
     }
 
-    private static IsolationRuntime runtime() {
-        return IsolationRuntime.builder()
-                .slowClient(SlowClientConfig.custom().pair(CausalPair.of("p", "publish", "deliver"))
-                        .build(), AdaptationModules.create(ModuleSettings.of("short-circuit")))
-                .poison(PoisonConfig.ofDefaults(), AdaptationModules.create(ModuleSettings.of("reject")))
-                .crosstalk(CrosstalkConfig.ofDefaults())
-                .build();
+    /** @return the points of a test SLA file, built as the ORB builds them (without an ORB). */
+    private static IsolationRuntime runtime(String slaFile) {
+        return IsolationSetup.fromSla(Sla.load(Nodes.sla(slaFile)), ModuleServices.defaults()).build();
     }
 
     private static void hotPaths() {
-        IsolationRuntime rt = runtime();
-        var sc = rt.slowClient().get();
-        var poison = rt.poison().get();
+        var sc = runtime("bench-client.yaml").slowClient().get();
+        var poison = runtime("bench-server.yaml").poison().get();
         OutgoingCall call = OutgoingCall.of("127.0.0.1:4000", 4000, "key", "quote", false);
         int n = 5_000_000;
         for (int warm = 0; warm < 2; warm++) {
@@ -118,46 +105,20 @@ public final class IsolationOverheadBenchmark {
     private static double round(Points which, int seconds) throws Exception {
         boolean serverPoints = which == Points.SERVER || which == Points.ALL;
         boolean clientPoints = which == Points.CLIENT || which == Points.ALL;
-        ORB server = Nodes.irmi();
+        ORB server = serverPoints ? Nodes.irmi(Nodes.sla("bench-server.yaml")) : Nodes.irmi();
         List<ORB> clients = new ArrayList<>();
-        List<AutoCloseable> close = new ArrayList<>();
         try {
             String ior = Nodes.export(server, new TradeImpl("echo"));
-            IsolationRuntime serverRt = null;
-            if (serverPoints) {
-                LocalResourceMonitor m = LocalResourceMonitor.of(WindowConfig.of(Duration.ofSeconds(1),
-                        4), Clock.system()).start();
-                close.add(m);
-                IsolationGlue[] holder = new IsolationGlue[1];
-                serverRt = IsolationRuntime.builder()
-                        .poison(PoisonConfig.ofDefaults(),
-                                AdaptationModules.create(ModuleSettings.of("reject")))
-                        .crosstalk(CrosstalkConfig.ofDefaults())
-                        .edges(EdgeDetector.of(EdgeDetectorConfig.ofDefaults()), () -> holder[0].sample())
-                        .build();
-                holder[0] = new IsolationGlue(server, serverRt, 100).serve(m);
-                holder[0].start();
-                close.add(holder[0]);
-            }
+            IsolationRuntime serverRt = serverPoints ? Nodes.runtime(server) : null;
             AtomicBoolean running = new AtomicBoolean(true);
             AtomicLong calls = new AtomicLong();
             List<IsolationRuntime> clientRts = new ArrayList<>();
             List<Thread> threads = new ArrayList<>();
             for (int t = 0; t < 4; t++) {
-                ORB c = Nodes.irmi();
+                ORB c = clientPoints ? Nodes.irmi(Nodes.sla("bench-client.yaml")) : Nodes.irmi();
                 clients.add(c);
                 if (clientPoints) {
-                    IsolationRuntime clientRt = IsolationRuntime.builder()
-                            .slowClient(SlowClientConfig.custom()
-                                    .pair(CausalPair.of("p", "publish", "quote"))
-                                    // a GC blip on this busy machine may make the server advertise
-                                    // overload; the benchmark measures the untriggered path only
-                                    .reactToPeerOverload(false).build(),
-                                    AdaptationModules.create(ModuleSettings.of("short-circuit")))
-                            .build();
-                    IsolationGlue g = new IsolationGlue(c, clientRt, 100).call().start();
-                    close.add(g);
-                    clientRts.add(clientRt);
+                    clientRts.add(Nodes.runtime(c));
                 }
                 Trade trade = Nodes.lookup(c, ior);
                 Thread th = new Thread(() -> {
@@ -201,9 +162,6 @@ public final class IsolationOverheadBenchmark {
             }
             return rate;
         } finally {
-            for (AutoCloseable a : close) {
-                a.close();
-            }
             Nodes.destroy(clients.toArray(new ORB[0]));
             Nodes.destroy(server);
         }

@@ -1,11 +1,14 @@
 package org.irmi.it;
 
+import java.nio.file.Path;
 import java.util.Properties;
 import javax.rmi.CORBA.Tie;
 import javax.rmi.CORBA.Util;
 import javax.rmi.PortableRemoteObject;
+import org.irmi.isolation.IsolationRuntime;
 import org.irmi.orb.IrmiORB;
 import org.irmi.orb.IrmiTransport;
+import org.irmi.orb.isolation.OrbIsolation;
 import org.omg.CORBA.ORB;
 import org.omg.PortableServer.POA;
 import org.omg.PortableServer.POAHelper;
@@ -28,6 +31,43 @@ final class Nodes {
             p.setProperty(extra[i], extra[i + 1]);
         }
         return ORB.init(new String[0], p);
+    }
+
+    /** @return the file of the test SLA {@code sla/<name>} (src/test/resources/sla), as {@code irmi.sla} takes it */
+    static Path sla(String name) {
+        try {
+            java.net.URL url = Nodes.class.getResource("/sla/" + name);
+            if (url == null) {
+                throw new IllegalArgumentException("no test SLA sla/" + name + " on the class path");
+            }
+            return Path.of(url.toURI());
+        } catch (java.net.URISyntaxException e) {
+            throw new IllegalStateException(e);
+        }
+    }
+
+    /**
+     * An I-RMI ORB whose isolation points the ORB builds itself from {@code sla} ({@code irmi.sla}).
+     * Its meters are served on a free loopback port ({@code irmi.metrics.port=0}), so that
+     * {@link OrbIsolation#meters()} holds this ORB's values.
+     */
+    static ORB irmi(Path sla, String... extra) {
+        String[] all = java.util.Arrays.copyOf(extra, extra.length + 4);
+        all[extra.length] = OrbIsolation.SLA_PROPERTY;
+        all[extra.length + 1] = sla.toString();
+        all[extra.length + 2] = OrbIsolation.METRICS_PORT_PROPERTY;
+        all[extra.length + 3] = "0";
+        return irmi(all);
+    }
+
+    /** @return the ORB's own isolation glue (the ORB was started with {@code irmi.sla}) */
+    static OrbIsolation isolation(ORB orb) {
+        return irmiOf(orb).isolation().orElseThrow(() -> new IllegalStateException("ORB started without irmi.sla"));
+    }
+
+    /** @return the isolation runtime in force on {@code orb} (it changes when the SLA file changes) */
+    static IsolationRuntime runtime(ORB orb) {
+        return isolation(orb).runtime();
     }
 
     static String export(ORB orb, java.rmi.Remote impl) {

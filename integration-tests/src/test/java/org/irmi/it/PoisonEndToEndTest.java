@@ -4,23 +4,13 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.catchThrowable;
 
 import java.rmi.RemoteException;
-import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.concurrent.atomic.AtomicLong;
-import org.irmi.adaptation.AdaptationModules;
-import org.irmi.adaptation.ModuleServices;
 import org.irmi.isolation.EpisodeReport;
-import org.irmi.isolation.IsolationRuntime;
 import org.irmi.isolation.MinorCodes;
-import org.irmi.isolation.ModuleSettings;
-import org.irmi.isolation.PoisonConfig;
-import org.irmi.monitors.Clock;
-import org.irmi.monitors.EdgeDetector;
-import org.irmi.monitors.EdgeDetectorConfig;
-import org.irmi.monitors.LocalResourceMonitor;
-import org.irmi.monitors.WindowConfig;
+import org.irmi.isolation.PoisonMessagePoint;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
 import org.omg.CORBA.ORB;
@@ -28,26 +18,20 @@ import org.omg.CORBA.TRANSIENT;
 
 /**
  * The paper's poison-message scenario at small scale, through real ORBs over loopback: an I-RMI
- * server, a closed-loop load of cheap calls from an I-RMI client, and one call of an operation
- * that allocates 10 KB arrays in a tight loop for 4 s.
+ * server, a closed-loop load of cheap calls from I-RMI clients, and one call of an operation
+ * that allocates 10 KB arrays in a tight loop for 4 s. Nothing is wired by hand: the server's ORB
+ * is started with {@code irmi.sla} = {@code sla/poison.yaml}, so the ORB's own glue builds the
+ * poison point, its edge detector, the per-request cost hook and the reject module.
  */
 class PoisonEndToEndTest {
     private ORB server;
     private ORB client;
-    private IsolationGlue glue;
-    private LocalResourceMonitor monitor;
     private final AtomicBoolean loadRunning = new AtomicBoolean(true);
     private final List<ORB> loadOrbs = new ArrayList<>();
 
     @AfterEach
-    void tearDown() throws Exception {
+    void tearDown() {
         loadRunning.set(false);
-        if (glue != null) {
-            glue.close();
-        }
-        if (monitor != null) {
-            monitor.close();
-        }
         Nodes.destroy(loadOrbs.toArray(new ORB[0]));
         Nodes.destroy(client, server);
     }
@@ -55,31 +39,10 @@ class PoisonEndToEndTest {
     @Test
     void shouldFindPoisonInItsFirstEpisodeAndFilterItWhileNormalCallsKeepTheirThroughput()
             throws Exception {
-        server = Nodes.irmi();
+        server = Nodes.irmi(Nodes.sla("poison.yaml"));
         TradeImpl impl = new TradeImpl("backend");
         String ior = Nodes.export(server, impl);
-        monitor = LocalResourceMonitor.of(WindowConfig.of(Duration.ofSeconds(1), 4), Clock.system())
-                .start();
-        IsolationGlue[] holder = new IsolationGlue[1];
-        IsolationRuntime rt = IsolationRuntime.builder()
-                .poison(PoisonConfig.custom().coolDown(Duration.ofMinutes(5)).build(),
-                        AdaptationModules.create(new ModuleSettings("reject", java.util.Map.of(),
-                                java.util.Map.of(ModuleServices.class, ModuleServices.defaults()),
-                                System::nanoTime, null)))
-                .edges(EdgeDetector.of(EdgeDetectorConfig.custom().throughputDropPercent(30)
-                        .resourceRisePercent(50).recoveryPercent(20).baselineSamples(8)
-                        .minBaselineSamples(4).maxEpisode(Duration.ofSeconds(20)).build()),
-                        () -> {
-                            org.irmi.monitors.EdgeSample s = holder[0].sample();
-                            System.out.printf("sample tput=%.0f cpu=%.2f gc=%.3f alloc=%.0f%n",
-                                    s.throughputPerSecond(), s.cpuCores(), s.gcTimeFraction(),
-                                    s.allocatedBytesPerSecond());
-                            return s;
-                        })
-                .build();
-        glue = new IsolationGlue(server, rt, 250).serve(monitor);
-        holder[0] = glue;
-        glue.start();
+        PoisonMessagePoint point = Nodes.runtime(server).poison().orElseThrow();
 
         client = Nodes.irmi();
         Trade trade = Nodes.lookup(client, ior);
@@ -116,13 +79,13 @@ class PoisonEndToEndTest {
         long poisonStart = System.nanoTime();
         trade.poison(4_000); // the first poison call runs: nothing knows it yet
         long deadline = System.nanoTime() + 15_000_000_000L;
-        while (rt.poison().get().filtered().isEmpty() && System.nanoTime() < deadline) {
+        while (point.filtered().isEmpty() && System.nanoTime() < deadline) {
             Thread.sleep(100);
         }
         double secondsToIdentify = (System.nanoTime() - poisonStart) / 1e9;
-        List<EpisodeReport> reports = rt.poison().get().episodeReports();
+        List<EpisodeReport> reports = point.episodeReports();
 
-        assertThat(rt.poison().get().filtered()).as("filtered after the first poison call; episodes: "
+        assertThat(point.filtered()).as("filtered after the first poison call; episodes: "
                 + reports).containsExactly("poison");
         // the first episode the poison took part in named it by its cost. A GC blip on this shared
         // machine may have made an earlier episode, before the poison ran, that named nothing.
@@ -148,6 +111,6 @@ class PoisonEndToEndTest {
                 steady, after, 100 * after / steady, secondsToIdentify, first.episode(), errors.get());
         assertThat(after).as("normal throughput after the poison is filtered").isGreaterThan(0.8 * steady);
         assertThat(errors.get()).isZero();
-        assertThat(rt.poison().get().filtered()).doesNotContain("quote", "buy");
+        assertThat(point.filtered()).doesNotContain("quote", "buy");
     }
 }

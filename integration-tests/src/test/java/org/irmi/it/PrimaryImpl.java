@@ -1,0 +1,70 @@
+package org.irmi.it;
+
+import java.util.concurrent.LinkedBlockingQueue;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicBoolean;
+import java.util.concurrent.atomic.AtomicLong;
+import java.util.concurrent.locks.LockSupport;
+
+/**
+ * The primary of the paper's Fig. 3, as the slow-client and modules tests run it: {@code publish}
+ * queues each event (the "in" side of the causal pair publish -&gt; deliver, seen by the ORB's own
+ * server hook), and workers deliver queued events to a sink (the "out" side, seen by the ORB's
+ * client hook). An event source publishes a 64 KB event every 5 ms.
+ */
+final class PrimaryImpl implements Primary {
+    static final int EVENT_BYTES = 64 * 1024;
+    static final long EVENT_PERIOD_NANOS = 5_000_000L;
+
+    final LinkedBlockingQueue<byte[]> queue = new LinkedBlockingQueue<>();
+    final AtomicLong maxQueue = new AtomicLong();
+    /** Exceptions the workers saw from {@code deliver}. */
+    final AtomicLong failures = new AtomicLong();
+
+    @Override
+    public void publish(byte[] event) {
+        queue.add(event);
+        maxQueue.accumulateAndGet(queue.size(), Math::max);
+    }
+
+    /** Starts {@code count} daemon workers that deliver queued events to {@code sink} while {@code running}. */
+    void startWorkers(Trade sink, AtomicBoolean running, int count) {
+        for (int w = 0; w < count; w++) {
+            Thread t = new Thread(() -> {
+                while (running.get()) {
+                    try {
+                        byte[] e = queue.poll(100, TimeUnit.MILLISECONDS);
+                        if (e != null) {
+                            sink.deliver(e);
+                        }
+                    } catch (InterruptedException ie) {
+                        return;
+                    } catch (Exception ex) {
+                        failures.incrementAndGet();
+                    }
+                }
+            }, "primary-worker-" + w);
+            t.setDaemon(true);
+            t.start();
+        }
+    }
+
+    /** Starts the event source: one {@link #EVENT_BYTES} event to {@code target} every 5 ms while {@code running}. */
+    static void startSource(Primary target, AtomicBoolean running) {
+        Thread source = new Thread(() -> {
+            byte[] event = new byte[EVENT_BYTES];
+            long next = System.nanoTime();
+            while (running.get()) {
+                try {
+                    target.publish(event);
+                } catch (Exception e) {
+                    return;
+                }
+                next += EVENT_PERIOD_NANOS;
+                LockSupport.parkNanos(next - System.nanoTime());
+            }
+        }, "event-source");
+        source.setDaemon(true);
+        source.start();
+    }
+}
