@@ -209,6 +209,8 @@ public final class IsolationRuntime implements MeterBinder {
      * registry keeps the first meter registered under a name, so binding each new runtime with
      * {@link #bindTo} would leave the meters reading the first one). Decision counters add up over
      * the runtimes seen, so they never go down; gauges of a point the current SLA lacks read 0.
+     * Keep the returned binder as long as its meters are read: Micrometer holds function counters
+     * weakly.
      */
     public static MeterBinder following(Supplier<IsolationRuntime> current) {
         return new Following(current);
@@ -248,22 +250,26 @@ public final class IsolationRuntime implements MeterBinder {
                             .register(registry);
                 }
             }
-            Gauge.builder("irmi.isolation.slow_client.triggered_pairs", current,
-                            c -> c.get().slowClient == null ? 0 : c.get().slowClient.triggeredPairs())
-                    .description("Causal pairs whose slow-client point is triggered now")
-                    .baseUnit("pairs").register(registry);
-            Gauge.builder("irmi.isolation.poison.filtered", current,
-                            c -> c.get().poison == null ? 0 : c.get().poison.filtered().size())
-                    .description("Request signatures filtered as poison now (incl. on probation)")
-                    .baseUnit("signatures").register(registry);
-            Gauge.builder("irmi.isolation.poison.in_flight", current,
-                            c -> c.get().poison == null ? 0 : c.get().poison.inFlightCount())
-                    .description("Requests the poison point tracks as in flight")
-                    .baseUnit("requests").register(registry);
-            Gauge.builder("irmi.isolation.crosstalk.active_streams", current, c -> {
-                DefaultQosCrosstalkPoint x = c.get().crosstalk;
+            Gauge.builder("irmi.isolation.slow_client.triggered_pairs", this, f -> {
+                DefaultSlowClientPoint p = f.current.get().slowClient;
+                return p == null ? 0 : p.triggeredPairs();
+            }).description("Causal pairs whose slow-client point is triggered now").baseUnit("pairs")
+                    .strongReference(true).register(registry);
+            Gauge.builder("irmi.isolation.poison.filtered", this, f -> {
+                DefaultPoisonMessagePoint p = f.current.get().poison;
+                return p == null ? 0 : p.filtered().size();
+            }).description("Request signatures filtered as poison now (incl. on probation)").baseUnit("signatures")
+                    .strongReference(true).register(registry);
+            Gauge.builder("irmi.isolation.poison.in_flight", this, f -> {
+                DefaultPoisonMessagePoint p = f.current.get().poison;
+                return p == null ? 0 : p.inFlightCount();
+            }).description("Requests the poison point tracks as in flight").baseUnit("requests")
+                    .strongReference(true).register(registry);
+            Gauge.builder("irmi.isolation.crosstalk.active_streams", this, f -> {
+                DefaultQosCrosstalkPoint x = f.current.get().crosstalk;
                 return x == null ? 0 : x.activeStreams();
-            }).description("Streams the QoS-crosstalk point counts as active").baseUnit("streams").register(registry);
+            }).description("Streams the QoS-crosstalk point counts as active").baseUnit("streams")
+                    .strongReference(true).register(registry);
         }
     }
 

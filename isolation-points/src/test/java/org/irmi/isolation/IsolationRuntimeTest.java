@@ -106,6 +106,24 @@ class IsolationRuntimeTest {
         assertThat(registry.get("irmi.isolation.slow_client.triggered_pairs").gauge().value()).isEqualTo(0.0);
     }
 
+    @Test
+    void shouldKeepReadingAfterAGarbageCollectionWhileTheBinderIsHeld() {
+        IsolationRuntime rt = runtime();
+        java.util.concurrent.atomic.AtomicReference<IsolationRuntime> current =
+                new java.util.concurrent.atomic.AtomicReference<>(rt);
+        SimpleMeterRegistry registry = new SimpleMeterRegistry();
+        io.micrometer.core.instrument.binder.MeterBinder binder = IsolationRuntime.following(current::get);
+        binder.bindTo(registry);
+        rt.poison().orElseThrow().filter("poison", clock.nanoTime());
+        rt.poison().orElseThrow().onRequestHeader(req(1, "poison"));
+        for (int i = 0; i < 3; i++) {
+            System.gc();
+        }
+        assertThat(rejects(registry)).isEqualTo(1.0);
+        assertThat(registry.get("irmi.isolation.poison.filtered").gauge().value()).isEqualTo(1.0);
+        assertThat(binder).isNotNull();
+    }
+
     private static double rejects(SimpleMeterRegistry registry) {
         return registry.get("irmi.isolation.decisions").tag("point", "poison_message").tag("action", "reject")
                 .functionCounter().count();

@@ -96,6 +96,7 @@ public final class OrbIsolation implements AutoCloseable {
     private final Thread ticker;
     private final ObjectiveMonitor objectives;
     private final org.irmi.monitors.PrometheusEndpoint metricsEndpoint;
+    private final io.micrometer.core.instrument.binder.MeterBinder runtimeMeters;
     private final io.micrometer.core.instrument.composite.CompositeMeterRegistry meters =
             new io.micrometer.core.instrument.composite.CompositeMeterRegistry();
     private volatile IsolationRuntime runtime;
@@ -114,6 +115,7 @@ public final class OrbIsolation implements AutoCloseable {
     private final ThreadLocal<RemoteLoad> replyLoad = new ThreadLocal<>();
     // the application's degrade reducers by name (registerReducer); read by the degrade modules
     private final Map<String, ParameterReducer> reducers = new java.util.concurrent.ConcurrentHashMap<>();
+    private final Map<String, java.util.function.LongSupplier> queueGauges = new java.util.concurrent.ConcurrentHashMap<>();
 
     // ticker thread only
     private QosCrosstalkPoint crosstalk;
@@ -171,7 +173,8 @@ public final class OrbIsolation implements AutoCloseable {
             this.objectives = new ObjectiveMonitor(clock, this::bind);
             this.runtime = build(sla);
             this.wiring = Wiring.of(runtime);
-            bind(IsolationRuntime.following(() -> this.runtime));
+            this.runtimeMeters = IsolationRuntime.following(() -> this.runtime); // held: counters are weak
+            bind(runtimeMeters);
             bind(local.metrics());
             objectives.bindLatency();
             this.metricsEndpoint = endpoint;
@@ -270,7 +273,22 @@ public final class OrbIsolation implements AutoCloseable {
                         SlaBindings.edgeSamplePeriodNanos(pc)));
         b.listener(e -> LOG.info("irmi decision point={} stream={} module={} decision={} evidence={}",
                 e.point(), e.stream(), e.module(), e.decision(), e.evidence()));
-        return b.build(); // its meters: bound once in the constructor, following the runtime in force
+        IsolationRuntime rt = b.build(); // its meters: bound once in the constructor, following the runtime in force
+        rt.slowClient().ifPresent(sc -> queueGauges.forEach(sc::registerQueueGauge));
+        return rt;
+    }
+
+    /**
+     * Registers the application's own queue length for the slow-client point (the SLA's
+     * {@code queueGauge} name, or a causal pair's name; see {@link SlowClientPoint#registerQueueGauge}).
+     * Kept across SLA reloads, unlike a gauge registered on {@code runtime().slowClient()} directly.
+     *
+     * @param queueLength read on the ticker thread; must be cheap and must not block
+     */
+    public void registerQueueGauge(String gaugeName, java.util.function.LongSupplier queueLength) {
+        queueGauges.put(java.util.Objects.requireNonNull(gaugeName, "gaugeName"),
+                java.util.Objects.requireNonNull(queueLength, "queueLength"));
+        runtime.slowClient().ifPresent(sc -> sc.registerQueueGauge(gaugeName, queueLength));
     }
 
     private LocalLoad localLoad() {

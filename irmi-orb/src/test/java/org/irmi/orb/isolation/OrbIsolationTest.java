@@ -265,6 +265,39 @@ class OrbIsolationTest {
         assertThat(iso.runtime()).isSameAs(second);
     }
 
+    @Test
+    void shouldKeepTheRegisteredQueueGaugeWhenTheSlaIsReloaded() throws Exception {
+        String yaml = """
+                service: primary
+                monitors:
+                  causalPairs:
+                    - {incoming: placeOrder, target: "Secondary*", outgoing: forward, fanout: 1}
+                isolationPoints:
+                  slowClient:
+                    queueGauge: orders
+                    maxQueueLength: 500
+                """;
+        Path file = sla(yaml);
+        Echo echo = serve(file.toString());
+        OrbIsolation iso = IrmiORB.of(server).orElseThrow().isolation().orElseThrow();
+        java.util.concurrent.atomic.AtomicLong reads = new java.util.concurrent.atomic.AtomicLong();
+        iso.registerQueueGauge("orders", () -> {
+            reads.incrementAndGet();
+            return 7;
+        });
+        org.irmi.isolation.IsolationRuntime first = iso.runtime();
+        Files.writeString(file, yaml.replace("maxQueueLength: 500", "maxQueueLength: 400"));
+        long deadline = System.nanoTime() + 10_000_000_000L;
+        while (iso.runtime() == first && System.nanoTime() < deadline) {
+            echo.echoString("wait for reload");
+            Thread.sleep(20);
+        }
+        assertThat(iso.runtime()).isNotSameAs(first);
+        long before = reads.get();
+        Thread.sleep(500); // about ten ticks of the new runtime
+        assertThat(reads.get()).isGreaterThan(before);
+    }
+
     private static final String DEGRADE_SLA = """
             service: primary
             isolationPoints:
