@@ -75,6 +75,8 @@ final class SelectorLoop implements IrmiTransport, Runnable {
     private volatile boolean reading = true;
     private volatile int defaultReadBudget;
     private long nowNanos;
+    /** Readable connections in the current select's ready set. SELECTOR THREAD ONLY. */
+    private int readableKeys;
 
     SelectorLoop(TransportConfig config, IrmiHooks hooks, InetAddress host, int port,
                  Function<InboundConnection, IrmiServerGIOPConnection> giopFactory,
@@ -125,7 +127,8 @@ final class SelectorLoop implements IrmiTransport, Runnable {
             try {
                 runTasks();
                 long waitMillis = Math.max(1, TimeUnit.NANOSECONDS.toMillis(nextSweep - nowNanos));
-                selector.select(this::onKey, waitMillis);
+                selector.select(waitMillis);
+                onSelected(selector.selectedKeys());
                 if (dispatch != null) {
                     dispatch.signal();
                 }
@@ -169,6 +172,27 @@ final class SelectorLoop implements IrmiTransport, Runnable {
         }
     }
 
+    /**
+     * Handles one select's ready keys. A readable connection is told whether it is the only one,
+     * so it can read past its budget when nothing waits behind it (see {@link InboundConnection#readTurn}).
+     */
+    private void onSelected(java.util.Set<SelectionKey> selected) {
+        readableKeys = 0;
+        for (SelectionKey k : selected) {
+            try {
+                if (k.isValid() && k.isReadable()) {
+                    readableKeys++;
+                }
+            } catch (CancelledKeyException e) {
+                // counted as not readable
+            }
+        }
+        for (SelectionKey k : selected) {
+            onKey(k);
+        }
+        selected.clear();
+    }
+
     private void onKey(SelectionKey key) {
         try {
             if (!key.isValid()) {
@@ -183,7 +207,7 @@ final class SelectorLoop implements IrmiTransport, Runnable {
                 c.flushPending();
             }
             if (key.isValid() && key.isReadable()) {
-                c.readTurn(readBuffer, nowNanos);
+                c.readTurn(readBuffer, nowNanos, readableKeys == 1, config.soloReadBudgetBytes());
             }
         } catch (CancelledKeyException e) {
             // closed by another thread meanwhile

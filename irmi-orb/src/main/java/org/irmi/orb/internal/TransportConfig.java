@@ -9,6 +9,9 @@ import org.jacorb.config.ConfigurationException;
  *
  * @param maxMessageBytes          largest message (after reassembly) accepted, header included
  * @param readBudgetBytes          default bytes read per connection per selector turn
+ * @param soloReadBudgetBytes      bytes a connection may read in a turn in which it is the only
+ *                                 readable one (its own budget when that is larger): a budget only
+ *                                 shares the reader between connections that have data
  * @param acceptBacklog            listen backlog of the server socket
  * @param maxOutboundBytes         unsent reply bytes one connection may hold before it is closed
  * @param handoffQueueCapacity     requests the hand-off queue holds before answering TRANSIENT
@@ -21,7 +24,7 @@ import org.jacorb.config.ConfigurationException;
  * @param receiveBufferBytes       SO_RCVBUF of accepted connections (0 = system default)
  * @param sweepIntervalMillis      how often the reader checks for idle and stalled connections
  */
-public record TransportConfig(int maxMessageBytes, int readBudgetBytes, int acceptBacklog,
+public record TransportConfig(int maxMessageBytes, int readBudgetBytes, int soloReadBudgetBytes, int acceptBacklog,
                               int maxOutboundBytes, int handoffQueueCapacity, int dispatchThreads,
                               long stallTimeoutMillis, long idleTimeoutMillis, int maxFragmentedMessages,
                               int maxServerConnections, int receiveBufferBytes, long sweepIntervalMillis) {
@@ -29,6 +32,7 @@ public record TransportConfig(int maxMessageBytes, int readBudgetBytes, int acce
     public static final String PREFIX = "irmi.transport.";
     public static final int DEFAULT_MAX_MESSAGE_BYTES = 64 * 1024 * 1024;
     public static final int DEFAULT_READ_BUDGET_BYTES = 256 * 1024;
+    public static final int DEFAULT_SOLO_READ_BUDGET_BYTES = 256 * 1024;
     public static final int DEFAULT_ACCEPT_BACKLOG = 4096;
     public static final int DEFAULT_MAX_OUTBOUND_BYTES = 32 * 1024 * 1024;
     public static final int DEFAULT_HANDOFF_QUEUE_CAPACITY = 16384;
@@ -40,6 +44,7 @@ public record TransportConfig(int maxMessageBytes, int readBudgetBytes, int acce
     public TransportConfig {
         positive("max_message_bytes", maxMessageBytes, 12);
         positive("read_budget_bytes", readBudgetBytes, 1);
+        positive("solo_read_budget_bytes", soloReadBudgetBytes, 1);
         positive("accept_backlog", acceptBacklog, 1);
         positive("max_outbound_bytes", maxOutboundBytes, 1);
         positive("handoff_queue_capacity", handoffQueueCapacity, 1);
@@ -64,6 +69,7 @@ public record TransportConfig(int maxMessageBytes, int readBudgetBytes, int acce
         return new TransportConfig(
                 c.getAttributeAsInteger(PREFIX + "max_message_bytes", DEFAULT_MAX_MESSAGE_BYTES),
                 c.getAttributeAsInteger(PREFIX + "read_budget_bytes", DEFAULT_READ_BUDGET_BYTES),
+                c.getAttributeAsInteger(PREFIX + "solo_read_budget_bytes", DEFAULT_SOLO_READ_BUDGET_BYTES),
                 c.getAttributeAsInteger(PREFIX + "accept_backlog", DEFAULT_ACCEPT_BACKLOG),
                 c.getAttributeAsInteger(PREFIX + "max_outbound_bytes", DEFAULT_MAX_OUTBOUND_BYTES),
                 c.getAttributeAsInteger(PREFIX + "handoff_queue_capacity", DEFAULT_HANDOFF_QUEUE_CAPACITY),
