@@ -112,5 +112,10 @@ class PoisonEndToEndTest {
         assertThat(after).as("normal throughput after the poison is filtered").isGreaterThan(0.8 * steady);
         assertThat(errors.get()).isZero();
         assertThat(point.filtered()).doesNotContain("quote", "buy");
+        // what an operator scraping the ORB's meters sees
+        io.micrometer.core.instrument.MeterRegistry meters = Nodes.irmiOf(server).isolation().orElseThrow().meters();
+        assertThat(meters.get("irmi.isolation.decisions").tag("point", "poison_message").tag("action", "reject")
+                .functionCounter().count()).isGreaterThanOrEqualTo(1.0);
+        assertThat(meters.get("irmi.isolation.poison.filtered").gauge().value()).isEqualTo(1.0);
     }
 }
