@@ -50,6 +50,7 @@ public final class IsolationRuntime implements MeterBinder {
     private long lastEdgeSampleNanos;
     private boolean edgeSampled;
     private volatile DefaultQosCrosstalkPoint crosstalk;
+    private volatile MeterBinder ownMeters;
 
     private IsolationRuntime(Builder b) {
         this.nanoClock = b.nanoClock;
@@ -173,34 +174,15 @@ public final class IsolationRuntime implements MeterBinder {
         return nanoClock;
     }
 
+    /** The meters of this runtime alone (see {@link #following} for an ORB that swaps runtimes). */
     @Override
     public void bindTo(MeterRegistry registry) {
-        recorder.bindTo(registry);
-        if (slowClient != null) {
-            Gauge.builder("irmi.isolation.slow_client.triggered_pairs", slowClient,
-                            DefaultSlowClientPoint::triggeredPairs)
-                    .description("Causal pairs whose slow-client point is triggered now")
-                    .baseUnit("pairs").register(registry);
+        MeterBinder own = ownMeters;
+        if (own == null) {
+            own = following(() -> this);
+            ownMeters = own; // held: Micrometer holds function counters weakly
         }
-        if (poison != null) {
-            Gauge.builder("irmi.isolation.poison.filtered", poison, p -> p.filtered().size())
-                    .description("Request signatures filtered as poison now (incl. on probation)")
-                    .baseUnit("signatures").register(registry);
-            Gauge.builder("irmi.isolation.poison.in_flight", poison,
-                            DefaultPoisonMessagePoint::inFlightCount)
-                    .description("Requests the poison point tracks as in flight")
-                    .baseUnit("requests").register(registry);
-            FunctionCounter.builder("irmi.isolation.poison.episodes", poison,
-                            DefaultPoisonMessagePoint::episodes)
-                    .description("Poison episodes analysed (rising to falling edge)")
-                    .baseUnit("episodes").register(registry);
-        }
-        if (crosstalkConfig != null) {
-            Gauge.builder("irmi.isolation.crosstalk.active_streams", this,
-                            rt -> rt.crosstalk == null ? 0 : rt.crosstalk.activeStreams())
-                    .description("Streams the QoS-crosstalk point counts as active")
-                    .baseUnit("streams").register(registry);
-        }
+        own.bindTo(registry);
     }
 
     /**

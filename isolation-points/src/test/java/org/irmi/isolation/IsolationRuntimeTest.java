@@ -89,7 +89,8 @@ class IsolationRuntimeTest {
         java.util.concurrent.atomic.AtomicReference<IsolationRuntime> current =
                 new java.util.concurrent.atomic.AtomicReference<>(first);
         SimpleMeterRegistry registry = new SimpleMeterRegistry();
-        IsolationRuntime.following(current::get).bindTo(registry);
+        io.micrometer.core.instrument.binder.MeterBinder binder = IsolationRuntime.following(current::get);
+        binder.bindTo(registry); // held to the end of the test: function counters are weak
         first.poison().orElseThrow().filter("poison", clock.nanoTime());
         first.poison().orElseThrow().onRequestHeader(req(1, "poison"));
         assertThat(rejects(registry)).isEqualTo(1.0);
@@ -104,6 +105,7 @@ class IsolationRuntimeTest {
         assertThat(rejects(registry)).isEqualTo(3.0);
         assertThat(registry.get("irmi.isolation.poison.filtered").gauge().value()).isEqualTo(1.0);
         assertThat(registry.get("irmi.isolation.slow_client.triggered_pairs").gauge().value()).isEqualTo(0.0);
+        assertThat(binder).isNotNull();
     }
 
     @Test
