@@ -59,6 +59,7 @@ public final class CrosstalkExperiment implements Experiment {
             case FULL -> 25;
         };
         int warmup = context.length() == org.irmi.bench.experiments.RunLength.FULL ? 3 : 1;
+        long warmupMillis = warmupMillis(context.length());
         ExperimentResult result = new ExperimentResult(name(), "QoS crosstalk (Figures 8-9)");
         List<Case> cases = new ArrayList<>();
         if (OrbKind.selected().contains(OrbKind.PLAIN)) {
@@ -82,7 +83,7 @@ public final class CrosstalkExperiment implements Experiment {
         Map<Case, Map<Integer, long[]>> measured = new LinkedHashMap<>();
         for (Case c : cases) {
             try {
-                measured.put(c, runCase(context, c, reps, warmup));
+                measured.put(c, runCase(context, c, reps, warmup, warmupMillis));
             } catch (Exception e) {
                 // One failed condition must not hide the others: record it and go on.
                 String reason = e.getMessage() == null ? e.toString() : e.getMessage().lines().limit(4)
@@ -97,7 +98,8 @@ public final class CrosstalkExperiment implements Experiment {
         return result;
     }
 
-    private Map<Integer, long[]> runCase(RunContext context, Case c, int reps, int warmup) throws Exception {
+    private Map<Integer, long[]> runCase(RunContext context, Case c, int reps, int warmup, long warmupMillis)
+            throws Exception {
         String tag = "crosstalk-" + c.label().replaceAll("[^A-Za-z0-9]+", "-").toLowerCase();
         Path sla = c.orb() == OrbKind.IRMI ? slaWithWeight(context.resultsDir(), c.weight()) : null;
         try (Children children = new Children()) {
@@ -118,7 +120,8 @@ public final class CrosstalkExperiment implements Experiment {
                 sizes.append(sizes.length() == 0 ? "" : ",").append(size);
             }
             ChildJvm large = children.add(ChildJvm.start(tag + "-large", CLIENT_CPUS, context.classPath(), clientOptions,
-                    LargeStreamMain.class, List.of(ior, sizes.toString(), String.valueOf(reps), String.valueOf(warmup)),
+                    LargeStreamMain.class, List.of(ior, sizes.toString(), String.valueOf(reps), String.valueOf(warmup),
+                    String.valueOf(warmupMillis)),
                     context.logDir()));
             new ProgressBar(context.terminal()).steps("crosstalk " + c.label() + " (sizes)", SIZES.length,
                     () -> large.linesWith("RESULT").size(), () -> !large.alive(), caseTimeoutMillis(reps));
@@ -136,6 +139,20 @@ public final class CrosstalkExperiment implements Experiment {
     }
 
     /**
+     * The least warm-up time of the large stream (with the secondary streams already running). In
+     * a profile of a whole loaded run of about 3 s with two warm-up rounds, the server's JIT
+     * compiler threads took 46% of its CPU samples, more than its reader thread: a run that short
+     * can measure requests that race the compilers for the server's one CPU, on either ORB.
+     */
+    static long warmupMillis(org.irmi.bench.experiments.RunLength length) {
+        return switch (length) {
+            case TINY -> 1_000;
+            case QUICK -> 2_000;
+            case FULL -> 3_000;
+        };
+    }
+
+    /**
      * A bound on one condition: generous (at 50 ms per MB and request, 10x slower than measured
      * here) so a slow ORB is measured, but a stalled one ends the condition instead of the run.
      */
@@ -144,7 +161,7 @@ public final class CrosstalkExperiment implements Experiment {
         for (int size : SIZES) {
             totalMb += Math.max(1, size >> 20);
         }
-        return 30_000 + (long) (reps + 3) * totalMb * 50;
+        return 33_000 + (long) (reps + 3) * totalMb * 50;
     }
 
     private static List<String> withHeap(List<String> options, String heap) {

@@ -15,7 +15,10 @@ import org.omg.CORBA.ORB;
  *
  * <p>Prints {@code RESULT <bytes> <medianNanos> <meanNanos> <p90Nanos>} per size, then {@code DONE}.
  *
- * <p>Arguments: {@code <ior> <size,size,...> <reps> <warmup>}.
+ * <p>Warm-up: {@code warmup} rounds over every size, and more rounds until {@code warmupMillis}
+ * have passed, so the JIT compilers (which share the server's one CPU) are done before measuring.
+ *
+ * <p>Arguments: {@code <ior> <size,size,...> <reps> <warmup> [warmupMillis]}.
  */
 public final class LargeStreamMain {
 
@@ -28,7 +31,9 @@ public final class LargeStreamMain {
         int[] sizes = Arrays.stream(args[1].split(",")).mapToInt(Integer::parseInt).toArray();
         int reps = Integer.parseInt(args[2]);
         int warmup = Integer.parseInt(args[3]);
-        for (int round = 0; round < warmup; round++) {
+        long warmupNanos = args.length > 4 ? Long.parseLong(args[4]) * 1_000_000L : 0;
+        long warmupStart = System.nanoTime();
+        for (int round = 0; (round < warmup || System.nanoTime() - warmupStart < warmupNanos) && !Roles.stopping(); round++) {
             for (int size : sizes) {
                 server.put("putBulk", System.nanoTime(), new byte[size]);
             }
