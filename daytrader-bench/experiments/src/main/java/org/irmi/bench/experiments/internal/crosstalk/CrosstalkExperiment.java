@@ -146,8 +146,7 @@ public final class CrosstalkExperiment implements Experiment {
      */
     static long warmupMillis(org.irmi.bench.experiments.RunLength length) {
         return switch (length) {
-            case TINY -> 1_000;
-            case QUICK -> 2_000;
+            case TINY, QUICK -> 2_000;
             case FULL -> 3_000;
         };
     }
