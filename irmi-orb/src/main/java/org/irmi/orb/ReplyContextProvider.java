@@ -16,4 +16,15 @@ public interface ReplyContextProvider {
      * {@code operation}, or null to attach nothing to this reply.
      */
     byte[] contextData(String operation, boolean exceptionReply);
+
+    /**
+     * For data that changes at known moments: a version that changes whenever the data does, or
+     * -1 (the default) to be asked for every reply. With a version, the ORB attaches the context
+     * to a normal or exception reply only when that connection has not been sent this version yet,
+     * so a client sees every change on its next reply while unchanged data is not sent again and
+     * again. Early rejections from the reader thread always carry the context.
+     */
+    default long contextVersion() {
+        return -1;
+    }
 }

@@ -282,6 +282,56 @@ class HooksTest {
     }
 
     @Test
+    void shouldSendAVersionedReplyContextOncePerVersionAndConnection() {
+        java.util.concurrent.atomic.AtomicLong version = new java.util.concurrent.atomic.AtomicLong(1);
+        serverHooks().addReplyContextProvider(new ReplyContextProvider() {
+            @Override
+            public int contextId() {
+                return CONTEXT_ID;
+            }
+
+            @Override
+            public byte[] contextData(String operation, boolean exceptionReply) {
+                return ("v" + version.get()).getBytes(StandardCharsets.US_ASCII);
+            }
+
+            @Override
+            public long contextVersion() {
+                return version.get();
+            }
+        });
+        List<String> received = new CopyOnWriteArrayList<>();
+        ReplyContextListener listener = new ReplyContextListener() {
+            @Override
+            public int contextId() {
+                return CONTEXT_ID;
+            }
+
+            @Override
+            public void onReplyContext(ClientCall call, byte[] data) {
+                received.add(new String(data, StandardCharsets.US_ASCII));
+            }
+        };
+        clientHooks().addReplyContextListener(listener);
+        for (int i = 0; i < 3; i++) {
+            echo.echoString("a");
+        }
+        version.set(2);
+        echo.echoString("b");
+        assertThatThrownBy(() -> echo.fail("c")).isInstanceOf(Refused.class);
+        assertThat(received).containsExactly("v1", "v2");
+
+        ORB second = Orbs.irmi(); // another connection gets the current version on its first reply
+        try {
+            IrmiORB.of(second).orElseThrow().hooks().addReplyContextListener(listener);
+            EchoHelper.narrow(second.string_to_object(client.object_to_string(echo))).echoString("d");
+        } finally {
+            Orbs.destroy(second);
+        }
+        assertThat(received).containsExactly("v1", "v2", "v2");
+    }
+
+    @Test
     void shouldCarryReplyContextToClientOnRepliesAndExceptions() {
         serverHooks().addReplyContextProvider(new ReplyContextProvider() {
             @Override

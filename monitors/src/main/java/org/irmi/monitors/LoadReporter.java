@@ -27,7 +27,9 @@ public final class LoadReporter {
     private volatile Cached cached;
     private final java.util.concurrent.atomic.AtomicBoolean refreshing = new java.util.concurrent.atomic.AtomicBoolean();
 
-    private record Cached(long atNanos, LoadReport report, byte[] bytes) {
+    private final java.util.concurrent.atomic.AtomicLong versions = new java.util.concurrent.atomic.AtomicLong();
+
+    private record Cached(long atNanos, long version, LoadReport report, byte[] bytes) {
     }
 
     /**
@@ -65,6 +67,15 @@ public final class LoadReporter {
         return current().report();
     }
 
+    /**
+     * @return the version of the current report (recomputed if due): it changes at every
+     *         recomputation, so a reply that carries {@link #encoded()} only when the version has
+     *         changed for its connection still carries every new figure
+     */
+    public long version() {
+        return current().version();
+    }
+
     /** @return a fresh copy of the current encoded report, for one reply's service context */
     public byte[] encoded() {
         return current().bytes().clone();
@@ -81,7 +92,7 @@ public final class LoadReporter {
         }
         try {
             LoadReport r = LoadReport.from(local.snapshot(), overloaded, poisonEpisode);
-            Cached fresh = new Cached(now, r, LoadReportCodec.encode(r));
+            Cached fresh = new Cached(now, versions.incrementAndGet(), r, LoadReportCodec.encode(r));
             cached = fresh;
             return fresh;
         } finally {

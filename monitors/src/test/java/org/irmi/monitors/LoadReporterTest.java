@@ -40,6 +40,22 @@ class LoadReporterTest {
     }
 
     @Test
+    void shouldChangeTheVersionAtEachRefreshAndAtOnceWhenAFlagChanges() {
+        LoadReporter reporter = new LoadReporter(local, clock, 100_000_000L);
+        long v1 = reporter.version();
+        clock.advanceMillis(50);
+        assertThat(reporter.version()).isEqualTo(v1);
+        clock.advanceMillis(50);
+        long v2 = reporter.version();
+        assertThat(v2).isNotEqualTo(v1);
+        reporter.setOverloaded(true); // same instant, new figures
+        long v3 = reporter.version();
+        assertThat(v3).isNotEqualTo(v2);
+        assertThat(LoadReportCodec.decode(reporter.encoded()).overloaded()).isTrue();
+        assertThat(reporter.version()).isEqualTo(v3);
+    }
+
+    @Test
     void shouldHandOutACopyWhenEncoding() {
         LoadReporter reporter = new LoadReporter(local, clock, LoadReporter.DEFAULT_REFRESH_NANOS);
         byte[] first = reporter.encoded();

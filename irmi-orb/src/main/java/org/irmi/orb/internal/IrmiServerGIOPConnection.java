@@ -13,6 +13,9 @@ public final class IrmiServerGIOPConnection extends ServerGIOPConnection {
 
     private final long connectionId;
     private final String peerAddress;
+    /** Versioned reply contexts (id to version) this connection has been sent; see ReplyContextProvider.contextVersion. */
+    private final java.util.concurrent.ConcurrentHashMap<Integer, Long> contextVersionsSent =
+            new java.util.concurrent.ConcurrentHashMap<>(4);
 
     IrmiServerGIOPConnection(ChannelTransport transport, RequestListener requestListener, long connectionId,
                              String peerAddress) {
@@ -29,6 +32,19 @@ public final class IrmiServerGIOPConnection extends ServerGIOPConnection {
     /** The client's {@code host:port}. */
     public String peerAddress() {
         return peerAddress;
+    }
+
+    /**
+     * Whether a reply on this connection is to carry version {@code version} of context
+     * {@code contextId}: true the first time for each version (and records it as sent).
+     */
+    boolean takeContextVersion(int contextId, long version) {
+        Long sent = contextVersionsSent.get(contextId);
+        if (sent != null && sent == version) {
+            return false;
+        }
+        contextVersionsSent.put(contextId, version);
+        return true;
     }
 
     @Override

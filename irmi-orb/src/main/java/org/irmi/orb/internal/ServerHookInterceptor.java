@@ -149,8 +149,16 @@ final class ServerHookInterceptor extends LocalObject implements ServerRequestIn
             return;
         }
         String op = ri.operation();
+        IrmiServerGIOPConnection connection = null;
+        if (ri instanceof ServerRequestInfoImpl impl && impl.getConnection() instanceof IrmiServerGIOPConnection c) {
+            connection = c;
+        }
         for (ReplyContextProvider p : hooks.replyContextProviders()) {
             try {
+                long version = p.contextVersion();
+                if (version >= 0 && connection != null && !connection.takeContextVersion(p.contextId(), version)) {
+                    continue; // this connection has this version already
+                }
                 byte[] data = p.contextData(op, exception);
                 if (data != null) {
                     ri.add_reply_service_context(new ServiceContext(p.contextId(), data), true);

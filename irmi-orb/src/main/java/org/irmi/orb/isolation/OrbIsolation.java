@@ -337,6 +337,11 @@ public final class OrbIsolation implements AutoCloseable {
             public byte[] contextData(String operation, boolean exceptionReply) {
                 return reporter.encoded();
             }
+
+            @Override
+            public long contextVersion() {
+                return reporter.version(); // a new report every 100 ms, or at once when a flag changes
+            }
         });
         hooks.setClientCallHook(new ClientCallHook() {
             @Override
