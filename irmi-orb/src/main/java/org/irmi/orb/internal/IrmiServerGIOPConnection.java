@@ -13,9 +13,13 @@ public final class IrmiServerGIOPConnection extends ServerGIOPConnection {
 
     private final long connectionId;
     private final String peerAddress;
-    /** Versioned reply contexts (id to version) this connection has been sent; see ReplyContextProvider.contextVersion. */
-    private final java.util.concurrent.ConcurrentHashMap<Integer, Long> contextVersionsSent =
-            new java.util.concurrent.ConcurrentHashMap<>(4);
+    // Versioned reply contexts this connection has been sent (ReplyContextProvider.contextVersion):
+    // the first context id in two fields (the load report: read on every reply, so no map and no
+    // boxing), any others in a map made when needed. Races between reply threads at most send a
+    // version twice.
+    private volatile int firstContextId;
+    private volatile long firstVersionSent = Long.MIN_VALUE;
+    private volatile java.util.concurrent.ConcurrentHashMap<Integer, Long> otherVersionsSent;
 
     IrmiServerGIOPConnection(ChannelTransport transport, RequestListener requestListener, long connectionId,
                              String peerAddress) {
@@ -39,12 +43,30 @@ public final class IrmiServerGIOPConnection extends ServerGIOPConnection {
      * {@code contextId}: true the first time for each version (and records it as sent).
      */
     boolean takeContextVersion(int contextId, long version) {
-        Long sent = contextVersionsSent.get(contextId);
-        if (sent != null && sent == version) {
-            return false;
+        int first = firstContextId;
+        if (first == 0) {
+            firstContextId = contextId;
+            first = contextId;
         }
-        contextVersionsSent.put(contextId, version);
-        return true;
+        if (first == contextId) {
+            if (firstVersionSent == version) {
+                return false;
+            }
+            firstVersionSent = version;
+            return true;
+        }
+        java.util.concurrent.ConcurrentHashMap<Integer, Long> others = otherVersionsSent;
+        if (others == null) {
+            synchronized (this) {
+                others = otherVersionsSent;
+                if (others == null) {
+                    others = new java.util.concurrent.ConcurrentHashMap<>(4);
+                    otherVersionsSent = others;
+                }
+            }
+        }
+        Long sent = others.put(contextId, version);
+        return sent == null || sent != version;
     }
 
     @Override
