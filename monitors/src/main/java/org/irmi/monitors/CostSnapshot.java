@@ -20,14 +20,18 @@ public record CostSnapshot(long requests, double requestsPerSecond, double cpuNa
     public static final CostSnapshot EMPTY = new CostSnapshot(0, 0, 0, 0, 0, 0, 0, 0);
 
     /**
-     * Combines a CPU window and an allocation window fed in lock-step.
+     * Combines a CPU window (the requests whose CPU time was measured) and an allocation window
+     * (every request).
      *
      * @param cpu   CPU nanos per request
      * @param alloc bytes per request
      * @return the snapshot
      */
     public static CostSnapshot of(WindowSnapshot cpu, WindowSnapshot alloc) {
-        return new CostSnapshot(cpu.count(), cpu.ratePerSecond(), cpu.mean(), cpu.max(), cpu.sumPerSecond(),
-                alloc.mean(), alloc.max(), alloc.sumPerSecond());
+        // every request is in the allocation window; the CPU window may hold only the requests
+        // whose CPU time was measured, so the CPU rate is their mean times all requests
+        return new CostSnapshot(alloc.count(), alloc.ratePerSecond(), cpu.mean(), cpu.max(),
+                cpu.count() == 0 ? 0 : cpu.mean() * alloc.ratePerSecond(), alloc.mean(), alloc.max(),
+                alloc.sumPerSecond());
     }
 }

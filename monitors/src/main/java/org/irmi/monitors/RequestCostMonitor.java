@@ -47,7 +47,8 @@ public interface RequestCostMonitor {
      * @param objectKey      target object
      * @param operation      operation name
      * @param client         client identity
-     * @param cpuNanos       CPU time of the request, nanoseconds (negative: unknown, recorded as 0)
+     * @param cpuNanos       CPU time of the request, nanoseconds (negative: not measured; the request
+     *                       counts, and the CPU mean and rate come from the measured requests)
      * @param allocatedBytes bytes the request allocated (negative: unknown, recorded as 0)
      */
     void record(String objectKey, String operation, String client, long cpuNanos, long allocatedBytes);

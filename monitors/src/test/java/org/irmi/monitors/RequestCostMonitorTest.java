@@ -81,6 +81,22 @@ class RequestCostMonitorTest {
     }
 
     @Test
+    void shouldCountEveryRequestButAverageCpuOverTheMeasuredOnesWhenCpuIsSampled() {
+        RequestCostMonitor m = RequestCostMonitor.of(tenSeconds, clock, probe, 16, 16);
+        m.record("o", "quote", "c", 4_000, 100);
+        m.record("o", "quote", "c", -1, 100);
+        m.record("o", "quote", "c", -1, 100);
+        m.record("o", "quote", "c", 2_000, 100);
+        clock.advanceMillis(1_000);
+        CostSnapshot q = m.operation("quote");
+        assertThat(q.requests()).isEqualTo(4);
+        assertThat(q.cpuNanosMean()).isEqualTo(3_000.0);
+        assertThat(q.cpuNanosMax()).isEqualTo(4_000);
+        assertThat(q.cpuNanosPerSecond()).isEqualTo(3_000.0 * q.requestsPerSecond());
+        assertThat(q.allocatedBytesMean()).isEqualTo(100.0);
+    }
+
+    @Test
     void shouldRecordZeroWhenTheProbeCannotMeasure() {
         RequestCostMonitor m = RequestCostMonitor.of(tenSeconds, clock, probe, 16, 16);
         probe.cpu = -1;

@@ -96,6 +96,7 @@ public final class OrbIsolation implements AutoCloseable {
     private final Thread ticker;
     private final ObjectiveMonitor objectives;
     private final org.irmi.monitors.PrometheusEndpoint metricsEndpoint;
+    private final org.irmi.monitors.RequestCostMonitor costs;
     private final io.micrometer.core.instrument.binder.MeterBinder runtimeMeters;
     private final io.micrometer.core.instrument.composite.CompositeMeterRegistry meters =
             new io.micrometer.core.instrument.composite.CompositeMeterRegistry();
@@ -170,12 +171,19 @@ public final class OrbIsolation implements AutoCloseable {
             this.local = monitor;
             this.reporter = new LoadReporter(local, clock, LoadReporter.DEFAULT_REFRESH_NANOS);
             this.lastSampleNanos = clock.nanoTime();
+            // per-operation and per-stream cost (irmi.cost.*): kept only while someone scrapes them,
+            // since recording costs the dispatch threads a few hundred ns per request
+            this.costs = endpoint == null ? null : org.irmi.monitors.RequestCostMonitor.of(
+                    WindowConfig.of(w.length(), w.buckets()), clock);
             this.objectives = new ObjectiveMonitor(clock, this::bind);
             this.runtime = build(sla);
             this.wiring = Wiring.of(runtime);
             this.runtimeMeters = IsolationRuntime.following(() -> this.runtime); // held: counters are weak
             bind(runtimeMeters);
             bind(local.metrics());
+            if (costs != null) {
+                bind(costs.metrics());
+            }
             objectives.bindLatency();
             this.metricsEndpoint = endpoint;
         } catch (RuntimeException e) {
@@ -263,7 +271,8 @@ public final class OrbIsolation implements AutoCloseable {
         objectives.configure(sla.objectives(), sla.monitors().latency());
         // CPU and allocation per request are read only when asked for and someone uses them.
         boolean poisonOn = sla.isolationPoints().poison().filter(org.irmi.sla.PoisonConfig::enabled).isPresent();
-        orb.hooks().setMeasureCpuAndAllocation(sla.monitors().perRequestCost() && poisonOn);
+        // (the per-operation cost meters use them too, kept while the metrics endpoint is on)
+        orb.hooks().setMeasureCpuAndAllocation(sla.monitors().perRequestCost() && (poisonOn || costs != null));
         ModuleServices services = ModuleServices.builder().nanoClock(clock::nanoTime)
                 .replicaResolver(NamingReplicaResolver.of(orb)).build();
         services = withRegisteredReducers(services, sla);
@@ -431,6 +440,13 @@ public final class OrbIsolation implements AutoCloseable {
         objectives.record(c.operation(), c.elapsedNanos(), c.outcome() == RequestCost.Outcome.SYSTEM_EXCEPTION);
         completions.increment();
         allocatedBytes.add(Math.max(0, c.allocatedBytes()));
+        org.irmi.monitors.RequestCostMonitor cost = costs;
+        if (cost != null && c.allocatedBytes() >= 0) {
+            String peer = c.peerAddress();
+            int colon = peer.lastIndexOf(':');
+            cost.record(new String(c.objectKey(), StandardCharsets.ISO_8859_1), c.operation(),
+                    colon < 0 ? peer : peer.substring(0, colon), c.cpuNanos(), c.allocatedBytes());
+        }
         PoisonMessagePoint poison = wiring.poison();
         if (poison != null) {
             poison.onDispatchEnd(IncomingRequest.requestKey(c.connectionId(), c.requestId()), c.cpuNanos(),

@@ -206,13 +206,13 @@ class OrbIsolationTest {
         while (System.nanoTime() < deadline) {
             echo.echoString("metered");
             body = new String(new java.net.URL(url).openStream().readAllBytes(), java.nio.charset.StandardCharsets.UTF_8);
-            if (body.contains("irmi_transport_connections_open") && body.contains("operation=\"echoString\"")) {
+            if (body.contains("irmi_transport_connections_open") && body.contains("irmi_cost_allocation_mean_bytes{operation=\"echoString\"}")) {
                 break;
             }
             Thread.sleep(100);
         }
         assertThat(body).contains("irmi_isolation_decisions", "point=\"poison_message\"", "irmi_resources_heap_used",
-                "irmi_transport_connections_open", "irmi_latency_p99");
+                "irmi_transport_connections_open", "irmi_latency_p99", "irmi_cost_allocation_mean_bytes{operation=\"echoString\"}");
         assertThat(body).containsPattern("irmi_latency_count\\S*\\{[^}]*operation=\"echoString\"[^}]*\\} [1-9]");
         server.shutdown(true);
         server.destroy();

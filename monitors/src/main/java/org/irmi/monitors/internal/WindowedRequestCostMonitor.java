@@ -87,7 +87,7 @@ public final class WindowedRequestCostMonitor implements RequestCostMonitor {
     @Override
     public void record(String objectKey, String operation, String client, long cpuNanos, long allocatedBytes) {
         long now = clock.nanoTime();
-        long cpu = Math.max(0L, cpuNanos);
+        long cpu = cpuNanos; // negative: not measured (sampled out); the request still counts
         long alloc = Math.max(0L, allocatedBytes);
         total.record(now, cpu, alloc);
         operationCosts(operation).record(now, cpu, alloc);
@@ -245,8 +245,10 @@ public final class WindowedRequestCostMonitor implements RequestCostMonitor {
         }
 
         void record(long now, long cpuNanos, long allocatedBytes) {
-            cpu.recordAt(now, cpuNanos);
-            alloc.recordAt(now, allocatedBytes);
+            if (cpuNanos >= 0) {
+                cpu.recordAt(now, cpuNanos);
+            }
+            alloc.recordAt(now, allocatedBytes); // every request: the request count comes from here
         }
 
         CostSnapshot snapshot(int weight) {
