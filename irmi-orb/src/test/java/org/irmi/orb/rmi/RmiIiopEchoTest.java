@@ -61,6 +61,36 @@ class RmiIiopEchoTest {
     }
 
     @Test
+    void shouldAnswerEveryCallRightWhenManyThreadsShareOneRmiConnection() throws Exception {
+        RemoteEcho echo = connect("org.irmi.orb.IrmiORB", "org.irmi.orb.IrmiORB");
+        java.util.concurrent.atomic.AtomicInteger wrong = new java.util.concurrent.atomic.AtomicInteger();
+        java.util.concurrent.atomic.AtomicInteger done = new java.util.concurrent.atomic.AtomicInteger();
+        Thread[] callers = new Thread[8];
+        for (int t = 0; t < callers.length; t++) {
+            int id = t;
+            callers[t] = new Thread(() -> {
+                for (int i = 0; i < 200; i++) {
+                    String s = "t" + id + "-" + i + "-" + "x".repeat((id * 1_301 + i * 53) % 12_000);
+                    try {
+                        if (!s.equals(echo.echoText(s))) {
+                            wrong.incrementAndGet();
+                        }
+                    } catch (java.rmi.RemoteException e) {
+                        wrong.incrementAndGet();
+                    }
+                    done.incrementAndGet();
+                }
+            });
+            callers[t].start();
+        }
+        for (Thread t : callers) {
+            t.join(120_000);
+        }
+        assertThat(done).hasValue(1_600);
+        assertThat(wrong).hasValue(0);
+    }
+
+    @Test
     void shouldNarrowToIrmiDynamicStubWithoutHandSetPropertiesWhenIrmiOrbIsUsed() throws Exception {
         RemoteEcho echo = connect("org.irmi.orb.IrmiORB", "org.irmi.orb.IrmiORB");
         assertThat(System.getProperty("javax.rmi.CORBA.PortableRemoteObjectClass"))
