@@ -26,11 +26,12 @@ public interface ReplicaResolver {
      * The same lookup against another Naming Service: the SLA's {@code namingService} URL of a
      * reroute action ({@code corbaloc:iiop:host:port/NameService}).
      *
-     * @throws UnsupportedOperationException when this resolver cannot look elsewhere (the default)
+     * @return the resolver for that naming service, or empty when this resolver looks only where it
+     *         was made to (the default; the ORB's resolver can look anywhere). An SLA that names a
+     *         naming service then fails to build with an error naming {@code namingService}.
      */
-    default ReplicaResolver at(String namingServiceUrl) {
-        throw new UnsupportedOperationException("this replica resolver cannot use the naming service "
-                + namingServiceUrl + "; it looks only where it was made to");
+    default java.util.Optional<ReplicaResolver> at(String namingServiceUrl) {
+        return java.util.Optional.empty();
     }
 
     /**

@@ -73,11 +73,11 @@ class AdaptationModulesTest {
             }
 
             @Override
-            public ReplicaResolver at(String url) {
-                return name -> {
+            public java.util.Optional<ReplicaResolver> at(String url) {
+                return java.util.Optional.of(name -> {
                     askedAt.add(url + ":" + name);
                     return List.of(new Replica(name + "/1", replica));
-                };
+                });
             }
         };
         ModuleServices services = ModuleServices.builder().nanoClock(clock::nanoTime)
@@ -87,6 +87,23 @@ class AdaptationModulesTest {
         Decision d = m.decide(Triggers.slowClient(clock.nanoTime()));
         assertThat(d).isInstanceOfSatisfying(Decision.Forward.class, f -> assertThat(f.target()).isSameAs(replica));
         assertThat(askedAt).containsExactly("corbaloc:iiop:127.0.0.1:2809/NameService:irmi/sink.replicas");
+    }
+
+    @Test
+    void shouldRefuseANamingServiceTheResolverCannotUseWithTheParameterNamed() {
+        Sla sla = Sla.parse("""
+                service: s
+                isolationPoints:
+                  slowClient:
+                    action:
+                      module: reroute
+                      replicas: "irmi/sink.replicas"
+                      namingService: "corbaloc:iiop:127.0.0.1:2809/NameService"
+                """, "s.yaml");
+        ModuleServices services = ModuleServices.builder().nanoClock(clock::nanoTime)
+                .background(Runnable::run).replicaResolver(name -> List.of()).build();
+        assertThatThrownBy(() -> AdaptationModules.fromAction(sla.isolationPoints().slowClient().orElseThrow().action(),
+                services)).hasMessageContaining("`namingService`").hasMessageContaining("corbaloc:iiop:127.0.0.1:2809");
     }
 
     @Test

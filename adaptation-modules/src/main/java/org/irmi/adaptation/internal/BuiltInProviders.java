@@ -148,7 +148,10 @@ public final class BuiltInProviders {
             String namingService = s.string("namingService", null);
             ReplicaResolver resolver = services.replicaResolver();
             if (resolver != null && namingService != null && !namingService.isBlank()) {
-                resolver = resolver.at(namingService.trim());
+                String url = namingService.trim();
+                resolver = resolver.at(url).orElseThrow(() -> new IllegalArgumentException(
+                        "adaptation module `reroute`: parameter `namingService` (" + url + ") cannot be used: "
+                                + "this host's replica resolver looks only in its own naming service"));
             }
             return new RerouteModule(replicas, resolver, refresh,
                     background(services), s.fallbackModule(), services.nanoClock().getAsLong());

@@ -52,8 +52,8 @@ public final class NamingReplicaResolver implements ReplicaResolver {
 
     /** The same lookup at the SLA's {@code namingService} URL. */
     @Override
-    public ReplicaResolver at(String namingServiceUrl) {
-        return of(orb, namingServiceUrl);
+    public java.util.Optional<ReplicaResolver> at(String namingServiceUrl) {
+        return java.util.Optional.of(of(orb, namingServiceUrl));
     }
 
     @Override
