@@ -178,10 +178,10 @@ final class SelectorLoop implements IrmiTransport, Runnable {
      */
     private void onSelected(java.util.Set<SelectionKey> selected) {
         readableKeys = 0;
-        for (SelectionKey k : selected) {
+        for (SelectionKey k : selected) { // only "one or more than one" matters: stop at two
             try {
-                if (k.isValid() && k.isReadable()) {
-                    readableKeys++;
+                if (k.isValid() && k.isReadable() && ++readableKeys == 2) {
+                    break;
                 }
             } catch (CancelledKeyException e) {
                 // counted as not readable

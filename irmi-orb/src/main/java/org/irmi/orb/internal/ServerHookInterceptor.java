@@ -105,7 +105,8 @@ final class ServerHookInterceptor extends LocalObject implements ServerRequestIn
     }
 
     private void finish(ServerRequestInfo ri, boolean exception, RequestCost.Outcome outcome) {
-        attachContexts(ri, exception);
+        IrmiServerGIOPConnection connection = connectionOf(ri);
+        attachContexts(ri, exception, connection);
         long[] start = START.get();
         RequestCostListener listener = hooks.requestCostListener();
         if (start[0] == UNMEASURED || listener == null) {
@@ -115,15 +116,8 @@ final class ServerHookInterceptor extends LocalObject implements ServerRequestIn
         long allocated = start[0] != ELAPSED_ONLY ? THREADS.getCurrentThreadAllocatedBytes() - start[1] : -1;
         long elapsed = System.nanoTime() - start[2];
         start[0] = UNMEASURED;
-        String peer = "";
-        long connectionId = -1;
-        if (ri instanceof ServerRequestInfoImpl impl) {
-            GIOPConnection c = impl.getConnection();
-            if (c instanceof IrmiServerGIOPConnection irmi) {
-                peer = irmi.peerAddress();
-                connectionId = irmi.connectionId();
-            }
-        }
+        String peer = connection == null ? "" : connection.peerAddress();
+        long connectionId = connection == null ? -1 : connection.connectionId();
         byte[] key = objectKey(ri);
         try {
             listener.onRequestCost(new RequestCost(ri.operation(), key, peer, connectionId, ri.request_id(), cpu, allocated, elapsed,
@@ -131,6 +125,17 @@ final class ServerHookInterceptor extends LocalObject implements ServerRequestIn
         } catch (RuntimeException e) {
             LOG.warn("request cost listener failed", e);
         }
+    }
+
+    /** The I-RMI connection the request came on, or null (a local call, or another transport). */
+    private static IrmiServerGIOPConnection connectionOf(ServerRequestInfo ri) {
+        if (ri instanceof ServerRequestInfoImpl impl) {
+            GIOPConnection c = impl.getConnection();
+            if (c instanceof IrmiServerGIOPConnection irmi) {
+                return irmi;
+            }
+        }
+        return null;
     }
 
     private static byte[] objectKey(ServerRequestInfo ri) {
@@ -144,15 +149,11 @@ final class ServerHookInterceptor extends LocalObject implements ServerRequestIn
         return ri.object_id();
     }
 
-    private void attachContexts(ServerRequestInfo ri, boolean exception) {
+    private void attachContexts(ServerRequestInfo ri, boolean exception, IrmiServerGIOPConnection connection) {
         if (hooks.replyContextProviders().isEmpty()) {
             return;
         }
         String op = ri.operation();
-        IrmiServerGIOPConnection connection = null;
-        if (ri instanceof ServerRequestInfoImpl impl && impl.getConnection() instanceof IrmiServerGIOPConnection c) {
-            connection = c;
-        }
         for (ReplyContextProvider p : hooks.replyContextProviders()) {
             try {
                 long version = p.contextVersion();
