@@ -2,7 +2,6 @@ package org.irmi.it;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
-import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
 import java.util.concurrent.CopyOnWriteArrayList;
@@ -30,20 +29,15 @@ import org.omg.CORBA.ORB;
  */
 class ModulesEndToEndTest {
     private static final String PAIR = "publish->*.deliver";
-    private final List<ORB> orbs = new ArrayList<>();
-    private final List<AutoCloseable> closeables = new ArrayList<>();
+    private final Resources resources = new Resources();
 
     @AfterEach
     void tearDown() throws Exception {
-        for (int i = closeables.size() - 1; i >= 0; i--) {
-            closeables.get(i).close();
-        }
-        Nodes.destroy(orbs.toArray(new ORB[0]));
+        resources.close();
     }
 
     private ORB track(ORB o) {
-        orbs.add(o);
-        return o;
+        return resources.track(o);
     }
 
     record Outcome(IsolationRuntime runtime, TradeImpl secondary, long failures, long maxQueue, long delivered) {
@@ -67,7 +61,7 @@ class ModulesEndToEndTest {
         PrimaryImpl primary = new PrimaryImpl();
         String primaryIor = Nodes.export(primaryOrb, primary);
         AtomicBoolean running = new AtomicBoolean(true);
-        closeables.add(() -> running.set(false));
+        resources.onClose(() -> running.set(false));
         primary.startWorkers(Nodes.lookup(primaryOrb, ior), running, workers);
         PrimaryImpl.startSource((Primary) javax.rmi.PortableRemoteObject.narrow(
                 track(Nodes.irmi()).string_to_object(primaryIor), Primary.class), running);

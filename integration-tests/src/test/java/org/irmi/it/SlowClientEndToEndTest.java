@@ -2,8 +2,6 @@ package org.irmi.it;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
-import java.util.ArrayList;
-import java.util.List;
 import java.util.concurrent.atomic.AtomicBoolean;
 import org.irmi.isolation.Decision;
 import org.irmi.isolation.IsolationRuntime;
@@ -32,20 +30,15 @@ import org.omg.CosNaming.NamingContextExtHelper;
 class SlowClientEndToEndTest {
     /** The SLA's causal pair, named by the SLA bindings as incoming->target.outgoing. */
     private static final String PAIR = "publish->*.deliver";
-    private final List<ORB> orbs = new ArrayList<>();
-    private final List<AutoCloseable> closeables = new ArrayList<>();
+    private final Resources resources = new Resources();
 
     @AfterEach
     void tearDown() throws Exception {
-        for (int i = closeables.size() - 1; i >= 0; i--) {
-            closeables.get(i).close();
-        }
-        Nodes.destroy(orbs.toArray(new ORB[0]));
+        resources.close();
     }
 
     private ORB track(ORB o) {
-        orbs.add(o);
-        return o;
+        return resources.track(o);
     }
 
     record Result(long maxQueueWhileStressed, long forwards, double forwardsMetered, long slowDelivered,
@@ -87,10 +80,10 @@ class SlowClientEndToEndTest {
             }, "trace");
             trace.setDaemon(true);
             trace.start();
-            closeables.add(trace::interrupt);
+            resources.onClose(trace::interrupt);
         }
         AtomicBoolean running = new AtomicBoolean(true);
-        closeables.add(() -> running.set(false));
+        resources.onClose(() -> running.set(false));
         primary.startWorkers(Nodes.lookup(primaryOrb, slowIor), running, 1);
         ORB sourceOrb = track(Nodes.irmi());
         PrimaryImpl.startSource((Primary) javax.rmi.PortableRemoteObject.narrow(
@@ -118,8 +111,6 @@ class SlowClientEndToEndTest {
             throws Exception {
         Result plain = run(false, null);
         tearDown();
-        orbs.clear();
-        closeables.clear();
         try (OmniNames names = OmniNames.start()) {
             Result irmi = run(true, names);
             assertThat(plain.maxQueueWhileStressed()).as("plain RMI-IIOP: the queue builds up")
