@@ -134,7 +134,17 @@ public class IrmiORB extends org.omg.CORBA_2_5.ORB {
                 init.initCause(e);
                 throw init;
             }
+        } else if (hasProperty(p, org.irmi.orb.isolation.OrbIsolation.METRICS_PORT_PROPERTY)) {
+            org.slf4j.LoggerFactory.getLogger(IrmiORB.class).warn("{} is set but {} is not: the metrics endpoint"
+                    + " serves the isolation points' meters, so none is started",
+                    org.irmi.orb.isolation.OrbIsolation.METRICS_PORT_PROPERTY,
+                    org.irmi.orb.isolation.OrbIsolation.SLA_PROPERTY);
         }
+    }
+
+    private static boolean hasProperty(Properties p, String key) {
+        String v = p.getProperty(key, System.getProperty(key));
+        return v != null && !v.isBlank();
     }
 
     /** The isolation points built from {@code irmi.sla}, if that property was set. */
