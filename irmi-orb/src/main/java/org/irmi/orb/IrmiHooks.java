@@ -16,6 +16,8 @@ public final class IrmiHooks {
     public static final String CPU_SAMPLE_EVERY_PROPERTY = "irmi.cost.cpu_sample_every";
     /** Default of {@link #setCpuSampleEvery}. */
     public static final int DEFAULT_CPU_SAMPLE_EVERY = 16;
+    /** How long a connection reads nothing before its next read counts as a stream becoming active. */
+    public static final long STREAM_QUIET_MILLIS = 20;
 
     private volatile ClientCallHook clientCallHook;
     private volatile ServerRequestHook serverRequestHook;
@@ -23,6 +25,8 @@ public final class IrmiHooks {
     private volatile boolean measureCpuAndAllocation = true;
     private volatile int cpuSampleEvery = DEFAULT_CPU_SAMPLE_EVERY;
     private volatile String defaultStreamTag;
+    private volatile MessageAssemblyListener messageAssemblyListener;
+    private volatile Runnable streamActivityListener;
     private final List<ReplyContextProvider> replyContextProviders = new CopyOnWriteArrayList<>();
     private final List<ReplyContextListener> replyContextListeners = new CopyOnWriteArrayList<>();
 
@@ -109,6 +113,35 @@ public final class IrmiHooks {
     /** The tag the next request of the calling thread carries, or null. */
     public String effectiveStreamTag() {
         return StreamTag.effective(defaultStreamTag);
+    }
+
+    /**
+     * Sets (or with null removes) the listener told how long each request message took to
+     * assemble. While none is set, the selector thread reads no extra clock per message.
+     */
+    public void setMessageAssemblyListener(MessageAssemblyListener listener) {
+        this.messageAssemblyListener = listener;
+    }
+
+    /**
+     * Sets (or with null removes) what runs when the set of active streams may have changed: a
+     * connection was accepted, or one that had read nothing for {@link #STREAM_QUIET_MILLIS} reads
+     * again. The crosstalk point uses it to recompute read budgets and receive buffers at once
+     * instead of at its next periodic tick. Runs on the selector thread: it must only signal (for
+     * example unpark a thread), never block.
+     */
+    public void setStreamActivityListener(Runnable listener) {
+        this.streamActivityListener = listener;
+    }
+
+    /** The stream activity listener, or null. */
+    public Runnable streamActivityListener() {
+        return streamActivityListener;
+    }
+
+    /** The message assembly listener, or null. */
+    public MessageAssemblyListener messageAssemblyListener() {
+        return messageAssemblyListener;
     }
 
     /** The request cost listener, or null. */

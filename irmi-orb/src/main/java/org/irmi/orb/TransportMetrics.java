@@ -26,6 +26,14 @@ public final class TransportMetrics implements MeterBinder {
                 s -> s.openConnections());
         gauge(registry, "irmi.transport.handoff.depth", "requests waiting in the hand-off queue", "requests",
                 s -> s.handoffQueueDepth());
+        gauge(registry, "irmi.transport.inbound.held", "bytes held by partial messages, reassemblies and queued requests",
+                "bytes", s -> s.inboundHeldBytes());
+        gauge(registry, "irmi.transport.inbound.limit", "the inbound memory budget", "bytes",
+                s -> s.inboundLimitBytes());
+        counter(registry, "irmi.transport.inbound.pauses", "connections paused: inbound budget short", "connections",
+                s -> s.budgetPauses());
+        counter(registry, "irmi.transport.closes.inbound_budget", "connections closed: inbound budget exceeded",
+                "connections", s -> s.budgetCloses());
         counter(registry, "irmi.transport.connections.accepted", "connections accepted", "connections",
                 s -> s.acceptedConnections());
         counter(registry, "irmi.transport.connections.refused", "connections refused at max_server_connections",
@@ -48,6 +56,8 @@ public final class TransportMetrics implements MeterBinder {
                 "connections", s -> s.outboundOverflowCloses());
         counter(registry, "irmi.transport.closes.idle", "connections closed after idling", "connections",
                 s -> s.idleCloses());
+        counter(registry, "irmi.transport.read.deferrals", "read turns a lighter connection waited behind a heavier one",
+                "turns", s -> s.readDeferrals());
         counter(registry, "irmi.transport.closes.stall", "connections closed: message stalled", "connections",
                 s -> s.stallCloses());
     }

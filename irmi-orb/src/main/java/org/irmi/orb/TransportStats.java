@@ -17,10 +17,16 @@ package org.irmi.orb;
  * @param idleCloses             connections closed (with CloseConnection) after being idle
  * @param stallCloses            connections closed because a message stayed incomplete too long
  * @param handoffQueueDepth      requests waiting in the hand-off queue now
+ * @param budgetPauses           times a connection stopped being read because the inbound budget was short
+ * @param budgetCloses           connections closed because the inbound budget was exceeded (largest holders)
+ * @param inboundHeldBytes       bytes held now by partial messages, reassemblies and queued requests
+ * @param inboundLimitBytes      the inbound budget ({@code irmi.transport.max_inbound_bytes})
+ * @param readDeferrals          read turns a lighter connection waited behind a heavier one's message (read pacing)
  */
 public record TransportStats(int openConnections, long acceptedConnections, long refusedConnections,
                              long messagesRead, long bytesRead, long messageErrorsSent,
                              long oversizeRefused, long earlyRejections, long handoffRejections,
                              long cancelledRequests, long outboundOverflowCloses, long idleCloses,
-                             long stallCloses, int handoffQueueDepth) {
+                             long stallCloses, int handoffQueueDepth, long budgetPauses, long budgetCloses,
+                             long inboundHeldBytes, long inboundLimitBytes, long readDeferrals) {
 }

@@ -264,6 +264,125 @@ class BadInputTest {
         }
     }
 
+    @Test
+    void shouldHoldOnlyWhatArrivedWhenTwentyConnectionsDeclareHugeBodiesAndSendOneByte() throws Exception {
+        long readBefore = stats().bytesRead();
+        int declared = 16 * 1024 * 1024 - 12; // the configured maximum
+        List<GiopClient> bombs = new ArrayList<>();
+        try {
+            for (int i = 0; i < 20; i++) {
+                GiopClient c = new GiopClient(port);
+                bombs.add(c);
+                c.send(new byte[] {'G', 'I', 'O', 'P', 1, 2, 0, 0, (byte) (declared >>> 24), (byte) (declared >>> 16),
+                        (byte) (declared >>> 8), (byte) declared, 42});
+            }
+            long firstChunks = 20L * 16 * 1024; // each bomb holds the first chunk of its message (MessageBuffer)
+            long deadline = System.nanoTime() + 10_000_000_000L;
+            while (stats().inboundHeldBytes() < firstChunks && System.nanoTime() < deadline) {
+                echo.echoString("waiting for the bombs to be read");
+            }
+            assertThat(stats().bytesRead() - readBefore).as("bytes of the 20 bombs read").isGreaterThanOrEqualTo(20 * 13);
+            assertThat(stats().inboundHeldBytes()).isGreaterThanOrEqualTo(firstChunks);
+            // 20 declared bodies of 16 MiB would be 320 MiB; what is held grows with what arrived
+            assertThat(stats().inboundHeldBytes()).isLessThanOrEqualTo(20L * 16 * 1024 + 64 * 1024);
+            assertThat(echo.echoString("beside the bombs")).isEqualTo("beside the bombs");
+        } finally {
+            for (GiopClient c : bombs) {
+                c.close();
+            }
+        }
+        long deadline = System.nanoTime() + 10_000_000_000L;
+        while (stats().inboundHeldBytes() > 0 && System.nanoTime() < deadline) {
+            Thread.onSpinWait();
+        }
+        assertThat(stats().inboundHeldBytes()).as("held bytes returned to the budget at close").isZero();
+    }
+
+    @Test
+    void shouldCloseWhenOneByteTricklesInsteadOfProgress() throws IOException {
+        long before = stats().stallCloses();
+        try (GiopClient c = new GiopClient(port)) {
+            // declares 100 KB of body, then sends one byte every 100 ms: before, every byte reset the stall clock
+            c.send(new byte[] {'G', 'I', 'O', 'P', 1, 2, 0, 0, 0, 1, (byte) 0x86, (byte) 0xa0});
+            c.socket.setSoTimeout(100);
+            assertThat(closedWhileTrickling(c, new byte[] {1}, 100)).isTrue();
+        }
+        assertThat(stats().stallCloses()).isGreaterThan(before);
+    }
+
+    @Test
+    void shouldCloseWhenOnlyEmptyFragmentsArrive() throws IOException {
+        long before = stats().stallCloses();
+        try (GiopClient c = new GiopClient(port)) {
+            byte[] req = GiopClient.request12(8, key, "echoString", GiopClient.stringArg("abc"), true);
+            req[6] = 2; // more fragments follow
+            c.send(req);
+            GiopClient.Cdr f = new GiopClient.Cdr();
+            f.header(7, 2, 2);
+            f.ulong(8); // request id, no body: no progress
+            c.socket.setSoTimeout(100);
+            assertThat(closedWhileTrickling(c, f.finish(), 100)).isTrue();
+        }
+        assertThat(stats().stallCloses()).isGreaterThan(before);
+    }
+
+    /** Sends {@code piece} about every 100 ms for up to 100 times; true once the server closed (the stall timeout is 1 s). */
+    private static boolean closedWhileTrickling(GiopClient c, byte[] piece, int times) {
+        for (int i = 0; i < times; i++) {
+            try {
+                c.send(piece);
+                if (c.input().read() < 0) {
+                    return true;
+                }
+            } catch (java.net.SocketTimeoutException stillOpen) {
+                continue;
+            } catch (IOException closed) {
+                return true;
+            }
+        }
+        return false;
+    }
+
+    @Test
+    void shouldAnswerMessageErrorWhenServiceContextCountIsTwoToThe31() throws IOException {
+        GiopClient.Cdr m = new GiopClient.Cdr();
+        m.header(0, 2, 0);
+        m.ulong(1);
+        m.octet(3);
+        m.raw(new byte[3]);
+        m.ushort(0);
+        m.octets(key);
+        m.string("echoString");
+        m.ulong(0x80000000); // service contexts
+        m.raw(new byte[16]);
+        assertMessageError(m.finish());
+    }
+
+    @Test
+    void shouldAnswerMessageErrorWhenOperationNameLengthIsTwoToThe31() throws IOException {
+        GiopClient.Cdr m = new GiopClient.Cdr();
+        m.header(0, 2, 0);
+        m.ulong(1);
+        m.octet(3);
+        m.raw(new byte[3]);
+        m.ushort(0);
+        m.octets(key);
+        m.ulong(0x80000000); // operation name length
+        m.raw("echoString".getBytes(java.nio.charset.StandardCharsets.ISO_8859_1));
+        m.raw(new byte[16]);
+        assertMessageError(m.finish());
+    }
+
+    private static void assertMessageError(byte[] request) throws IOException {
+        long before = stats().messageErrorsSent();
+        try (GiopClient c = new GiopClient(port)) {
+            c.send(request);
+            assertThat(GiopClient.type(c.readMessage())).as("a MessageError, not silence").isEqualTo(6);
+            assertThat(c.refused()).isTrue();
+        }
+        assertThat(stats().messageErrorsSent()).isGreaterThan(before);
+    }
+
     private static long usedHeap() {
         Runtime rt = Runtime.getRuntime();
         return rt.totalMemory() - rt.freeMemory();

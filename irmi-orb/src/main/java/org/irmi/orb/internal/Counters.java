@@ -16,4 +16,6 @@ final class Counters {
     final LongAdder outboundOverflowCloses = new LongAdder();
     final LongAdder idleCloses = new LongAdder();
     final LongAdder stallCloses = new LongAdder();
+    final LongAdder budgetPauses = new LongAdder();
+    final LongAdder budgetCloses = new LongAdder();
 }

@@ -11,6 +11,9 @@ import java.util.Set;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.concurrent.atomic.AtomicInteger;
+import java.util.concurrent.atomic.AtomicLong;
+
+import org.irmi.orb.MessageAssemblyListener;
 
 /**
  * One accepted server connection: its GIOP read state machine and fragment reassembly
@@ -29,6 +32,8 @@ final class InboundConnection {
      * in three chunks, which would otherwise cost three system calls and three TCP segments.
      */
     static final int STAGE_BYTES = 8 * 1024;
+    private static final long STREAM_QUIET_NANOS = java.util.concurrent.TimeUnit.MILLISECONDS.toNanos(
+            org.irmi.orb.IrmiHooks.STREAM_QUIET_MILLIS);
     private static final int STAGE_INITIAL_BYTES = 512;
 
     final long id;
@@ -45,11 +50,29 @@ final class InboundConnection {
     // ---- inbound state, SELECTOR THREAD ONLY ----
     private final byte[] header = new byte[Giop.HEADER_BYTES];
     private int headerFill;
-    private byte[] message;
-    private int messageFill;
+    private MessageBuffer message;
+    /** Real progress of the message being read (see {@link ProgressClock}). */
+    private final ProgressClock messageClock;
     private Reassembly fragmented11;
     private Map<Integer, Reassembly> fragmented12;
     long lastActivityNanos;
+    /** Bytes of partly read messages and reassemblies, as last reported to the {@link InboundBudget}. */
+    private long partialHeldBytes;
+    /** Not read while the inbound budget is short (see {@link InboundBudget}). */
+    boolean budgetPaused;
+    /** A budget check for this connection is waiting on the selector (set by writers of unsent replies). */
+    private final AtomicBoolean pauseCheckPosted = new AtomicBoolean();
+
+    // ---- complete requests of this connection waiting for a dispatch worker: selector adds, workers release ----
+    final AtomicLong queuedBytes = new AtomicLong();
+    /** The turn time ({@code nowNanos}) that read the first byte of the message being read. */
+    private long messageFirstByteNanos;
+    // ---- read pacing (ReadPacer), SELECTOR THREAD ONLY ----
+    boolean readDeferred;
+    boolean readGranted;
+    boolean inAssemblingList;
+    long readCredit;
+    long deferredSinceNanos;
 
     // ---- dispatch state, shared with workers ----
     final AtomicInteger inFlight = new AtomicInteger();
@@ -74,6 +97,7 @@ final class InboundConnection {
         this.loop = loop;
         this.readBudgetBytes = readBudgetBytes;
         this.lastActivityNanos = nowNanos;
+        this.messageClock = new ProgressClock(nowNanos);
     }
 
     boolean isClosed() {
@@ -101,13 +125,17 @@ final class InboundConnection {
      *
      * @param solo            true when no other connection was readable when this turn began
      * @param soloBudgetBytes the bound of a solo turn; the connection's own budget when larger
+     * @return the bytes read in this turn
      */
-    void readTurn(ByteBuffer readBuffer, long nowNanos, boolean solo, int soloBudgetBytes) {
+    int readTurn(ByteBuffer readBuffer, long nowNanos, boolean solo, int soloBudgetBytes) {
         int budget = Math.max(1, readBudgetBytes);
         if (solo) {
             budget = Math.max(budget, soloBudgetBytes);
         }
         int readThisTurn = 0;
+        if (budgetPaused) {
+            return 0; // selected in the same turn as it was paused
+        }
         while (readThisTurn < budget && !closed.get()) {
             readBuffer.clear();
             int want = Math.min(readBuffer.capacity(), budget - readThisTurn);
@@ -117,39 +145,56 @@ final class InboundConnection {
                 n = channel.read(readBuffer);
             } catch (IOException e) {
                 close();
-                return;
+                return readThisTurn;
             }
             if (n < 0) {
                 close();
-                return;
+                return readThisTurn;
             }
             if (n == 0) {
-                return;
+                return readThisTurn;
             }
             readThisTurn += n;
             bytesRead += n;
             loop.counters.bytesRead.add(n);
+            if (nowNanos - lastActivityNanos > STREAM_QUIET_NANOS) {
+                loop.onStreamActive();
+            }
             lastActivityNanos = nowNanos;
             readBuffer.flip();
             consume(readBuffer, nowNanos);
             if (n < want) {
-                return; // the socket had less than we asked for: drained for now
+                return readThisTurn; // the socket had less than we asked for: drained for now
             }
         }
         if (readThisTurn >= budget) {
             budgetFilledTurns++; // single writer: the selector thread
         }
+        return readThisTurn;
     }
 
     private void consume(ByteBuffer in, long nowNanos) {
+        try {
+            consumeMessages(in, nowNanos);
+        } finally {
+            reportHeld();
+        }
+    }
+
+    private void consumeMessages(ByteBuffer in, long nowNanos) {
         while (!closed.get()) {
             if (message == null) {
                 if (!in.hasRemaining()) {
                     return;
                 }
+                if (headerFill == 0) {
+                    messageClock.restart(nowNanos);
+                    messageFirstByteNanos = nowNanos;
+                }
                 int n = Math.min(Giop.HEADER_BYTES - headerFill, in.remaining());
                 in.get(header, headerFill, n);
                 headerFill += n;
+                messageClock.onBytes(n, nowNanos);
                 if (headerFill < Giop.HEADER_BYTES) {
                     return;
                 }
@@ -163,17 +208,14 @@ final class InboundConnection {
                             ? 0 : Giop.minor(header));
                     return;
                 }
-                message = new byte[(int) (Giop.HEADER_BYTES + Giop.bodySize(header))];
-                System.arraycopy(header, 0, message, 0, Giop.HEADER_BYTES);
-                messageFill = Giop.HEADER_BYTES;
+                // grows with the bytes that arrive, never allocated at the declared size
+                message = new MessageBuffer(header, (int) (Giop.HEADER_BYTES + Giop.bodySize(header)));
             }
-            int n = Math.min(message.length - messageFill, in.remaining());
-            in.get(message, messageFill, n);
-            messageFill += n;
-            if (messageFill < message.length) {
+            messageClock.onBytes(message.read(in), nowNanos);
+            if (!message.complete()) {
                 return;
             }
-            byte[] complete = message;
+            byte[] complete = message.toMessage();
             message = null;
             onMessage(complete, nowNanos);
         }
@@ -188,7 +230,7 @@ final class InboundConnection {
                 if (Giop.moreFragments(m)) {
                     startFragmented(m, minor, nowNanos);
                 } else {
-                    complete(m);
+                    complete(m, messageFirstByteNanos);
                 }
                 return;
             case Giop.FRAGMENT:
@@ -213,7 +255,7 @@ final class InboundConnection {
                 messageErrorAndClose(minor);
                 return;
             }
-            fragmented11 = new Reassembly(m, nowNanos);
+            fragmented11 = new Reassembly(m, nowNanos, messageFirstByteNanos);
             return;
         }
         int requestId;
@@ -230,7 +272,7 @@ final class InboundConnection {
             messageErrorAndClose(minor);
             return;
         }
-        fragmented12.put(requestId, new Reassembly(m, nowNanos));
+        fragmented12.put(requestId, new Reassembly(m, nowNanos, messageFirstByteNanos));
     }
 
     private void onFragment(byte[] m, int minor, long nowNanos) {
@@ -271,7 +313,7 @@ final class InboundConnection {
         } else {
             fragmented12.remove(requestId);
         }
-        complete(r.finish());
+        complete(r.finish(), r.firstByteNanos);
     }
 
     private void onCancel(byte[] m) {
@@ -293,8 +335,12 @@ final class InboundConnection {
         }
     }
 
-    private void complete(byte[] m) {
+    private void complete(byte[] m, long firstByteNanos) {
         loop.counters.messagesRead.add(1);
+        MessageAssemblyListener listener = loop.messageAssemblyListener();
+        if (listener != null) {
+            listener.onAssembled(id, m.length, firstByteNanos, System.nanoTime());
+        }
         loop.onRequest(this, m);
     }
 
@@ -303,20 +349,65 @@ final class InboundConnection {
      * {@code deadlineNanos}. A large message that keeps arriving is never stalled.
      */
     boolean stalledSince(long deadlineNanos) {
-        if ((headerFill > 0 || message != null) && lastActivityNanos < deadlineNanos) {
+        if ((headerFill > 0 || message != null) && messageClock.sinceNanos() < deadlineNanos) {
             return true;
         }
-        if (fragmented11 != null && fragmented11.lastProgressNanos < deadlineNanos) {
+        if (fragmented11 != null && fragmented11.progress.sinceNanos() < deadlineNanos) {
             return true;
         }
         if (fragmented12 != null) {
             for (Reassembly r : fragmented12.values()) {
-                if (r.lastProgressNanos < deadlineNanos) {
+                if (r.progress.sinceNanos() < deadlineNanos) {
                     return true;
                 }
             }
         }
         return false;
+    }
+
+    /** Reports the bytes held by partial messages and reassemblies to the budget. SELECTOR THREAD ONLY. */
+    private void reportHeld() {
+        long held = message == null ? 0 : message.heldBytes();
+        if (fragmented11 != null) {
+            held += fragmented11.length();
+        }
+        if (fragmented12 != null) {
+            for (Reassembly r : fragmented12.values()) {
+                held += r.length();
+            }
+        }
+        if (held != partialHeldBytes) {
+            loop.budget.addPartial(held - partialHeldBytes);
+            partialHeldBytes = held;
+        }
+    }
+
+    /** Bytes this connection holds: partial messages, reassemblies, queued requests and unsent replies. */
+    long inboundHeldBytes() {
+        return partialHeldBytes + queuedBytes.get() + pendingOutboundBytes();
+    }
+
+    /**
+     * Bytes the message being read may still add to what is held before it completes (0 when none
+     * is being read, or when it is read into its exact-size array already). SELECTOR THREAD ONLY.
+     */
+    long inboundNeededBytes() {
+        return message == null ? 0 : message.growthBytes();
+    }
+
+    /** Drops partial messages and reassemblies of a closed connection and returns their bytes to the budget. SELECTOR THREAD ONLY. */
+    void releaseInbound() {
+        message = null;
+        headerFill = 0;
+        fragmented11 = null;
+        fragmented12 = null;
+        reportHeld();
+    }
+
+    /** True while a message (or a fragmented one) is partly read. SELECTOR THREAD ONLY. */
+    boolean assembling() {
+        return headerFill > 0 || message != null || fragmented11 != null
+                || (fragmented12 != null && !fragmented12.isEmpty());
     }
 
     /** True when nothing is partly read, queued, running or waiting to be written. */
@@ -412,6 +503,7 @@ final class InboundConnection {
         boolean ioFailed = false;
         boolean overflow = false;
         boolean wantWrite = false;
+        boolean copied = false;
         synchronized (outLock) {
             if (closed.get()) {
                 return false;
@@ -445,6 +537,8 @@ final class InboundConnection {
                         copy.put(b).flip();
                         target.add(copy);
                         pendingBytes += copy.remaining();
+                        loop.budget.addOutbound(copy.remaining());
+                        copied = true;
                     }
                 }
                 overflow = pendingBytes > loop.config.maxOutboundBytes();
@@ -462,6 +556,12 @@ final class InboundConnection {
         if (wantWrite) {
             loop.requestWrite(this);
         }
+        if (copied && loop.budget.shouldPause(inboundHeldBytes()) && pauseCheckPosted.compareAndSet(false, true)) {
+            loop.post(() -> {
+                pauseCheckPosted.set(false);
+                loop.pauseIfOverBudget(this);
+            });
+        }
         return true;
     }
 
@@ -474,6 +574,7 @@ final class InboundConnection {
                     ByteBuffer b = pending.peek();
                     int n = writeSlice(b);
                     pendingBytes -= n;
+                    loop.budget.addOutbound(-n);
                     if (!b.hasRemaining()) {
                         pending.poll();
                     } else if (n == 0) {
@@ -484,7 +585,7 @@ final class InboundConnection {
                 ioFailed = true;
             }
             if (!ioFailed && pending.isEmpty() && key != null && key.isValid()) {
-                key.interestOps(loop.reading() ? SelectionKey.OP_READ : 0);
+                key.interestOps(loop.reading() && !budgetPaused && !readDeferred ? SelectionKey.OP_READ : 0);
             }
         }
         if (ioFailed) {
@@ -568,6 +669,7 @@ final class InboundConnection {
             if (deferred != null) {
                 deferred.clear();
             }
+            loop.budget.addOutbound(-pendingBytes);
             pendingBytes = 0;
         }
         loop.onClosed(this);

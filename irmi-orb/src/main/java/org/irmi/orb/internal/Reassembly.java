@@ -25,13 +25,20 @@ final class Reassembly {
     private int count;
     private boolean lastIsStaging;
     private int length;
-    /** When a fragment last arrived; a reassembly without progress for the stall timeout is dropped. */
-    long lastProgressNanos;
+    /** Real progress (empty fragments are none); a reassembly without it for the stall timeout is dropped. */
+    final ProgressClock progress;
+    /** When the first byte of the first message was read (for the assembly time of the whole). */
+    final long firstByteNanos;
 
     Reassembly(byte[] first, long nowNanos) {
+        this(first, nowNanos, nowNanos);
+    }
+
+    Reassembly(byte[] first, long nowNanos, long firstByteNanos) {
         add(first, 0, first.length);
         this.length = first.length;
-        this.lastProgressNanos = nowNanos;
+        this.progress = new ProgressClock(nowNanos);
+        this.firstByteNanos = firstByteNanos;
     }
 
     int length() {
@@ -48,7 +55,7 @@ final class Reassembly {
      * checked the total against the maximum.
      */
     void append(byte[] src, int offset, int n, long nowNanos) {
-        lastProgressNanos = nowNanos;
+        progress.onBytes(n, nowNanos);
         if (n == 0) {
             return;
         }

@@ -16,7 +16,7 @@ public final class RmiSetup {
 
     static {
         Map<String, String> m = new LinkedHashMap<>();
-        m.put("javax.rmi.CORBA.UtilClass", "com.sun.corba.ee.impl.javax.rmi.CORBA.Util");
+        m.put("javax.rmi.CORBA.UtilClass", "org.irmi.orb.internal.rmi.IrmiUtil");
         m.put("javax.rmi.CORBA.PortableRemoteObjectClass", "org.irmi.orb.internal.rmi.IrmiPortableRemoteObject");
         m.put("javax.rmi.CORBA.StubClass", "com.sun.corba.ee.impl.javax.rmi.CORBA.StubDelegateImpl");
         m.put("org.omg.CORBA.SkipGmbalInit", "true");

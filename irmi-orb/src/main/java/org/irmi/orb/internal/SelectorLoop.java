@@ -25,6 +25,7 @@ import java.util.function.LongSupplier;
 import org.irmi.orb.ConnectionView;
 import org.irmi.orb.IrmiHooks;
 import org.irmi.orb.IrmiTransport;
+import org.irmi.orb.MessageAssemblyListener;
 import org.irmi.orb.Rejection;
 import org.irmi.orb.ReplyContextProvider;
 import org.irmi.orb.RequestHeader;
@@ -59,6 +60,11 @@ final class SelectorLoop implements IrmiTransport, Runnable {
 
     final TransportConfig config;
     final Counters counters = new Counters();
+    /** The transport-wide inbound memory budget. */
+    final InboundBudget budget;
+    /** Connections not read because the budget is short. SELECTOR THREAD ONLY. */
+    private final List<InboundConnection> budgetPaused = new ArrayList<>();
+    private final BadInputLog badInput = new BadInputLog(LOG);
     private final IrmiHooks hooks;
     private final Selector selector;
     private final ServerSocketChannel server;
@@ -68,6 +74,7 @@ final class SelectorLoop implements IrmiTransport, Runnable {
     private final DispatchQueue<Task> dispatch;
     private final LongSupplier nanoClock;
     private final ByteBuffer readBuffer = ByteBuffer.allocateDirect(READ_BUFFER_BYTES);
+    private final ReadPacer pacer;
     private final Function<InboundConnection, IrmiServerGIOPConnection> giopFactory;
     private final Function<String, org.omg.IOP.IOR> iorResolver;
     private volatile RequestListener requestListener;
@@ -88,6 +95,9 @@ final class SelectorLoop implements IrmiTransport, Runnable {
         this.giopFactory = giopFactory;
         this.nanoClock = nanoClock;
         this.defaultReadBudget = config.readBudgetBytes();
+        this.budget = new InboundBudget(config.maxInboundBytes());
+        this.pacer = new ReadPacer(TimeUnit.MILLISECONDS.toNanos(config.maxReadDeferMillis()),
+                config.readPacingRequestCostBytes());
         this.selector = Selector.open();
         this.server = ServerSocketChannel.open();
         server.setOption(StandardSocketOptions.SO_REUSEADDR, true);
@@ -126,9 +136,12 @@ final class SelectorLoop implements IrmiTransport, Runnable {
         while (running) {
             try {
                 runTasks();
-                long waitMillis = Math.max(1, TimeUnit.NANOSECONDS.toMillis(nextSweep - nowNanos));
+                long waitMillis = pacer.hasDeferred() ? 1 : Math.max(1, TimeUnit.NANOSECONDS.toMillis(nextSweep - nowNanos));
                 selector.select(waitMillis);
+                nowNanos = nanoClock.getAsLong(); // the turn's time: first-byte stamps and activity use it
                 onSelected(selector.selectedKeys());
+                nowNanos = nanoClock.getAsLong();
+                pacer.endOfTurn(nowNanos);
                 if (dispatch != null) {
                     dispatch.signal();
                 }
@@ -206,8 +219,9 @@ final class SelectorLoop implements IrmiTransport, Runnable {
             if (key.isWritable()) {
                 c.flushPending();
             }
-            if (key.isValid() && key.isReadable()) {
-                c.readTurn(readBuffer, nowNanos, readableKeys == 1, config.soloReadBudgetBytes());
+            if (key.isValid() && key.isReadable() && pacer.mayRead(c, nowNanos)) {
+                pacer.afterRead(c, c.readTurn(readBuffer, nowNanos, readableKeys == 1, config.soloReadBudgetBytes()));
+                afterRead(c);
             }
         } catch (CancelledKeyException e) {
             // closed by another thread meanwhile
@@ -245,6 +259,7 @@ final class SelectorLoop implements IrmiTransport, Runnable {
                 c.key = ch.register(selector, SelectionKey.OP_READ, c);
                 connections.put(c.id, c);
                 counters.accepted.add(1);
+                onStreamActive();
             } catch (IOException | RuntimeException e) {
                 LOG.warn("could not set up accepted connection: {}", e.toString());
                 closeQuietly(ch);
@@ -252,7 +267,85 @@ final class SelectorLoop implements IrmiTransport, Runnable {
         }
     }
 
+    /**
+     * Holds the inbound budget after {@code c} was read: over the limit, the connections holding
+     * the most are closed; over the high-water mark, {@code c} stops being read if it holds a share.
+     * SELECTOR THREAD ONLY.
+     */
+    private void afterRead(InboundConnection c) {
+        while (budget.overLimit()) {
+            InboundConnection largest = null;
+            for (InboundConnection o : connections.values()) {
+                if (!o.isClosed() && (largest == null || o.inboundHeldBytes() > largest.inboundHeldBytes())) {
+                    largest = o;
+                }
+            }
+            if (largest == null || largest.inboundHeldBytes() < budget.shareBytes()) {
+                // what is left over belongs to closed connections' queued requests (it drains by
+                // itself) or to small holders: the small requests of other clients are never closed
+                break;
+            }
+            counters.budgetCloses.add(1);
+            badInput.note("inbound budget of {} bytes exceeded: closed connection {} from {} holding {} bytes",
+                    budget.limitBytes(), largest.id, largest.peerAddress, largest.inboundHeldBytes());
+            largest.close();
+        }
+        pauseIfOverBudget(c);
+    }
+
+    /**
+     * Stops reading {@code c} when the budget is above its high-water mark and {@code c} holds a
+     * share of it. Called after each read of {@code c}, and when replies that {@code c}'s client
+     * does not read push the budget up between reads (see {@link InboundConnection}'s writes): the
+     * replies of requests that were already queued land in bursts, and without this check the
+     * budget could pass its limit before {@code c} is read again, and {@code c} be closed where a
+     * pause was enough. SELECTOR THREAD ONLY.
+     */
+    void pauseIfOverBudget(InboundConnection c) {
+        if (c.isClosed() || c.budgetPaused || !budget.shouldPause(c.inboundHeldBytes())) {
+            return;
+        }
+        SelectionKey k = c.key;
+        if (k != null && k.isValid()) {
+            try {
+                k.interestOps(k.interestOps() & ~SelectionKey.OP_READ);
+            } catch (CancelledKeyException e) {
+                return; // closed meanwhile
+            }
+            c.budgetPaused = true;
+            budgetPaused.add(c);
+            counters.budgetPauses.add(1);
+        }
+    }
+
+    /** Reads paused connections again, those needing the least first, while what they need fits. SELECTOR THREAD ONLY. */
+    private void resumePaused() {
+        if (budgetPaused.isEmpty()) {
+            return;
+        }
+        budgetPaused.removeIf(InboundConnection::isClosed);
+        budgetPaused.sort(java.util.Comparator.comparingLong(InboundConnection::inboundNeededBytes));
+        java.util.Iterator<InboundConnection> it = budgetPaused.iterator();
+        while (it.hasNext()) {
+            InboundConnection c = it.next();
+            if (!budget.mayResume(c.inboundNeededBytes())) {
+                return;
+            }
+            it.remove();
+            c.budgetPaused = false;
+            SelectionKey k = c.key;
+            if (reading && !c.readDeferred && k != null && k.isValid()) {
+                try {
+                    k.interestOpsOr(SelectionKey.OP_READ);
+                } catch (CancelledKeyException e) {
+                    // closed meanwhile
+                }
+            }
+        }
+    }
+
     private void sweep() {
+        resumePaused();
         long stallDeadline = nowNanos - TimeUnit.MILLISECONDS.toNanos(config.stallTimeoutMillis());
         long idleNanos = TimeUnit.MILLISECONDS.toNanos(config.idleTimeoutMillis());
         for (InboundConnection c : connections.values()) {
@@ -280,6 +373,23 @@ final class SelectorLoop implements IrmiTransport, Runnable {
 
     // ------------------------------------------------------------------ requests
 
+    /** A connection opened or became active after a quiet spell: tells the stream activity listener. */
+    void onStreamActive() {
+        Runnable listener = hooks.streamActivityListener();
+        if (listener != null) {
+            try {
+                listener.run();
+            } catch (RuntimeException e) {
+                LOG.warn("stream activity listener failed", e);
+            }
+        }
+    }
+
+    /** The listener told each request message's assembly time, or null. */
+    MessageAssemblyListener messageAssemblyListener() {
+        return hooks.messageAssemblyListener();
+    }
+
     /** A complete Request or LocateRequest arrived. SELECTOR THREAD ONLY. */
     void onRequest(InboundConnection c, byte[] m) {
         int type = Giop.type(m);
@@ -291,15 +401,15 @@ final class SelectorLoop implements IrmiTransport, Runnable {
         }
         ServerRequestHook hook = hooks.serverRequestHook();
         RequestParser.Parsed p;
-        if (hook != null || minor != 2) {
-            try {
-                p = RequestParser.parse(m);
-            } catch (RequestParser.Malformed e) {
-                c.messageErrorAndClose(minor);
-                return;
-            }
-        } else {
-            p = null;
+        try {
+            // every request header is checked here, before JacORB reads it: a length or count that
+            // exceeds the message gets MessageError, not an exception in a worker and silence
+            p = RequestParser.parse(m);
+        } catch (RequestParser.Malformed e) {
+            badInput.note("malformed request header on connection {} from {}: {}", c.id, c.peerAddress,
+                    e.getMessage());
+            c.messageErrorAndClose(minor);
+            return;
         }
         if (hook != null) {
             ByteBuffer args = ByteBuffer.wrap(m, p.bodyOffset(), m.length - p.bodyOffset()).slice()
@@ -324,9 +434,7 @@ final class SelectorLoop implements IrmiTransport, Runnable {
                 return;
             }
         }
-        int requestId = p != null ? p.requestId() : safeLeadingId(m);
-        boolean response = p == null || p.responseExpected();
-        enqueue(c, m, type, requestId, response, p == null ? "" : p.operation());
+        enqueue(c, m, type, p.requestId(), p.responseExpected(), p.operation());
     }
 
     private static int safeLeadingId(byte[] m) {
@@ -339,6 +447,8 @@ final class SelectorLoop implements IrmiTransport, Runnable {
 
     private void enqueue(InboundConnection c, byte[] m, int type, int requestId, boolean response, String op) {
         c.inFlight.incrementAndGet();
+        c.queuedBytes.addAndGet(m.length);
+        budget.addQueued(m.length);
         if (dispatch == null) {
             // Inline mode (dispatch_threads = 0): JacORB parses the header and queues the request in
             // the POA; with queue_wait off that does not block, and no servant code runs here.
@@ -349,6 +459,8 @@ final class SelectorLoop implements IrmiTransport, Runnable {
             return;
         }
         c.inFlight.decrementAndGet();
+        c.queuedBytes.addAndGet(-m.length);
+        budget.addQueued(-m.length);
         counters.handoffRejections.add(1);
         if (type == Giop.REQUEST && response && requestId != -1) {
             c.send(rejectionReply(Giop.minor(m), requestId,
@@ -410,15 +522,18 @@ final class SelectorLoop implements IrmiTransport, Runnable {
             } else {
                 requestListener.locateRequestReceived(t.message(), c.giop);
             }
-        } catch (org.omg.CORBA.SystemException e) {
+        } catch (RuntimeException e) {
             // JacORB answers every failure after it has parsed the request header itself, so an
-            // exception escaping here means the header could not be read: malformed input.
-            LOG.debug("malformed request on connection {}: {}", c.id, e.toString());
+            // exception escaping here means the header could not be read: malformed input. No
+            // stack trace per message: a client could fill the log with them.
+            badInput.note("malformed request on connection {} from {}: {}", c.id, c.peerAddress, e.toString());
             c.messageErrorAndClose(Giop.minor(t.message()));
         } catch (Throwable e) {
             LOG.warn("dispatching a request failed", e);
         } finally {
             c.inFlight.decrementAndGet();
+            c.queuedBytes.addAndGet(-t.message().length);
+            budget.addQueued(-t.message().length);
         }
     }
 
@@ -449,6 +564,11 @@ final class SelectorLoop implements IrmiTransport, Runnable {
     /** A connection closed itself. Any thread. */
     void onClosed(InboundConnection c) {
         connections.remove(c.id);
+        if (Thread.currentThread() == thread) {
+            c.releaseInbound();
+        } else {
+            post(c::releaseInbound);
+        }
     }
 
     /** True while connections are read (false once {@link #quiesce} began). */
@@ -584,6 +704,7 @@ final class SelectorLoop implements IrmiTransport, Runnable {
         return new TransportStats(connections.size(), k.accepted.sum(), k.refused.sum(), k.messagesRead.sum(),
                 k.bytesRead.sum(), k.messageErrors.sum(), k.oversize.sum(), k.earlyRejections.sum(),
                 k.handoffRejections.sum(), k.cancelled.sum(), k.outboundOverflowCloses.sum(), k.idleCloses.sum(),
-                k.stallCloses.sum(), dispatch == null ? 0 : dispatch.depth());
+                k.stallCloses.sum(), dispatch == null ? 0 : dispatch.depth(), k.budgetPauses.sum(),
+                k.budgetCloses.sum(), budget.heldBytes(), budget.limitBytes(), pacer.deferrals());
     }
 }

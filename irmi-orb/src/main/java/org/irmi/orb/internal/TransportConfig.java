@@ -23,11 +23,18 @@ import org.jacorb.config.ConfigurationException;
  * @param maxServerConnections     connections served at once; further ones are closed at accept
  * @param receiveBufferBytes       SO_RCVBUF of accepted connections (0 = system default)
  * @param sweepIntervalMillis      how often the reader checks for idle and stalled connections
+ * @param maxInboundBytes          the transport-wide inbound memory budget (see {@code InboundBudget})
+ * @param maxReadDeferMillis       longest a lighter connection's read waits behind a heavier connection's
+ *                                 message (see {@code ReadPacer}); 0 turns pacing off
+ * @param readPacingRequestCostBytes the least credit one read turn of a lighter connection costs while it
+ *                                 waits behind a heavier connection's message (see {@code ReadPacer})
  */
 public record TransportConfig(int maxMessageBytes, int readBudgetBytes, int soloReadBudgetBytes, int acceptBacklog,
                               int maxOutboundBytes, int handoffQueueCapacity, int dispatchThreads,
                               long stallTimeoutMillis, long idleTimeoutMillis, int maxFragmentedMessages,
-                              int maxServerConnections, int receiveBufferBytes, long sweepIntervalMillis) {
+                              int maxServerConnections, int receiveBufferBytes, long sweepIntervalMillis,
+                              long maxInboundBytes,
+                              long maxReadDeferMillis, int readPacingRequestCostBytes) {
 
     public static final String PREFIX = "irmi.transport.";
     public static final int DEFAULT_MAX_MESSAGE_BYTES = 64 * 1024 * 1024;
@@ -40,6 +47,8 @@ public record TransportConfig(int maxMessageBytes, int readBudgetBytes, int solo
     public static final long DEFAULT_STALL_TIMEOUT_MILLIS = 30_000;
     public static final int DEFAULT_MAX_FRAGMENTED_MESSAGES = 64;
     public static final long DEFAULT_SWEEP_INTERVAL_MILLIS = 250;
+    public static final long DEFAULT_MAX_READ_DEFER_MILLIS = 10;
+    public static final int DEFAULT_READ_PACING_REQUEST_COST_BYTES = 128 * 1024;
 
     public TransportConfig {
         positive("max_message_bytes", maxMessageBytes, 12);
@@ -55,6 +64,9 @@ public record TransportConfig(int maxMessageBytes, int readBudgetBytes, int solo
         positive("jacorb.connection.max_server_connections", maxServerConnections, 1);
         positive("receive_buffer_bytes", receiveBufferBytes, 0);
         positive("sweep_interval_ms", sweepIntervalMillis, 1);
+        positive("max_inbound_bytes", maxInboundBytes, 1);
+        positive("max_read_defer_ms", maxReadDeferMillis, 0);
+        positive("read_pacing_request_cost_bytes", readPacingRequestCostBytes, 1);
     }
 
     private static void positive(String name, long value, long min) {
@@ -79,6 +91,10 @@ public record TransportConfig(int maxMessageBytes, int readBudgetBytes, int solo
                 c.getAttributeAsInteger(PREFIX + "max_fragmented_messages", DEFAULT_MAX_FRAGMENTED_MESSAGES),
                 c.getAttributeAsInteger("jacorb.connection.max_server_connections", Integer.MAX_VALUE),
                 c.getAttributeAsInteger(PREFIX + "receive_buffer_bytes", 0),
-                c.getAttributeAsLong(PREFIX + "sweep_interval_ms", DEFAULT_SWEEP_INTERVAL_MILLIS));
+                c.getAttributeAsLong(PREFIX + "sweep_interval_ms", DEFAULT_SWEEP_INTERVAL_MILLIS),
+                c.getAttributeAsLong(PREFIX + "max_inbound_bytes",
+                        InboundBudget.defaultLimit(Runtime.getRuntime().maxMemory())),
+                c.getAttributeAsLong(PREFIX + "max_read_defer_ms", DEFAULT_MAX_READ_DEFER_MILLIS),
+                c.getAttributeAsInteger(PREFIX + "read_pacing_request_cost_bytes", DEFAULT_READ_PACING_REQUEST_COST_BYTES));
     }
 }

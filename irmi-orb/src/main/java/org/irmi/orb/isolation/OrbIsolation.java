@@ -86,6 +86,8 @@ public final class OrbIsolation implements AutoCloseable {
 
     private static final Logger LOG = LoggerFactory.getLogger(OrbIsolation.class);
     private static final long TICK_NANOS = TimeUnit.MILLISECONDS.toNanos(50);
+    /** Least time between two crosstalk recomputations woken by stream activity. */
+    private static final long EARLY_CROSSTALK_NANOS = TimeUnit.MILLISECONDS.toNanos(2);
     private static final int MAX_PENDING_HEADERS = 65_536;
 
     private final IrmiORB orb;
@@ -336,6 +338,8 @@ public final class OrbIsolation implements AutoCloseable {
             }
         });
         hooks.setRequestCostListener(this::onRequestCost);
+        // Streams that open or wake up get their budgets and buffers at once, not at the next tick.
+        hooks.setStreamActivityListener(() -> LockSupport.unpark(ticker));
         hooks.addReplyContextProvider(new ReplyContextProvider() {
             @Override
             public int contextId() {
@@ -537,22 +541,33 @@ public final class OrbIsolation implements AutoCloseable {
 
     private void tickLoop() {
         long ticks = 0;
+        long nextTick = clock.nanoTime();
+        long lastCrosstalk = Long.MIN_VALUE / 2;
         while (running) {
             try {
-                if (++ticks % 20 == 0) {
-                    objectives.evaluate(); // once a second
-                }
                 long now = clock.nanoTime();
-                local.sample();
                 IsolationRuntime rt = runtime;
-                rt.tick(now);
-                reporter.setOverloaded(rt.advertisesOverload(now));
-                reporter.setPoisonEpisode(rt.inPoisonEpisode());
-                driveCrosstalk(rt, now);
+                if (now - nextTick >= 0) {
+                    nextTick = now + TICK_NANOS;
+                    if (++ticks % 20 == 0) {
+                        objectives.evaluate(); // once a second
+                    }
+                    local.sample();
+                    rt.tick(now);
+                    reporter.setOverloaded(rt.advertisesOverload(now));
+                    reporter.setPoisonEpisode(rt.inPoisonEpisode());
+                    driveCrosstalk(rt, now);
+                    lastCrosstalk = now;
+                } else if (now - lastCrosstalk >= EARLY_CROSSTALK_NANOS) {
+                    // Woken by the transport: a stream opened or became active. Budgets and buffers
+                    // follow at once (at most every EARLY_CROSSTALK_NANOS), the rest at the next tick.
+                    driveCrosstalk(rt, now);
+                    lastCrosstalk = now;
+                }
             } catch (RuntimeException e) {
                 LOG.warn("irmi isolation tick failed", e);
             }
-            LockSupport.parkNanos(TICK_NANOS);
+            LockSupport.parkNanos(Math.max(0, nextTick - clock.nanoTime()));
         }
     }
 

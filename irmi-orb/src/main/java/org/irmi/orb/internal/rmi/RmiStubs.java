@@ -80,7 +80,12 @@ public final class RmiStubs {
                     case FAIL:
                         throw Util.mapSystemException(Corba.toSystemException(d.rejection()));
                     case SHORT_CIRCUIT:
-                        return resultOrDefault(method.getReturnType(), d.result());
+                        try {
+                            return ShortCircuitResult.of(method.getReturnType(), d.result());
+                        } catch (IllegalArgumentException unconvertible) {
+                            throw javax.rmi.CORBA.Util.mapSystemException(
+                                    new org.omg.CORBA.BAD_PARAM(unconvertible.getMessage()));
+                        }
                     case FORWARD:
                         to = (ObjectImpl) orb.string_to_object(d.forwardTo());
                         break;
@@ -106,13 +111,6 @@ public final class RmiStubs {
                     hook.afterCall(call, System.nanoTime() - start, outcome);
                 }
             }
-        }
-
-        private static Object resultOrDefault(Class<?> type, Object result) {
-            if (result != null || !type.isPrimitive() || type == void.class) {
-                return result;
-            }
-            return java.lang.reflect.Array.get(java.lang.reflect.Array.newInstance(type, 1), 0);
         }
 
         private static Object call(ObjectImpl to, String operation, DynamicMethodMarshaller dmm, Object[] args)

@@ -1,0 +1,290 @@
+package org.irmi.orb.internal.rmi;
+
+import java.io.IOException;
+import java.io.Serializable;
+import java.util.function.Supplier;
+
+import org.omg.CORBA.portable.BoxedValueHelper;
+
+/**
+ * The request stream a server's RMI-IIOP tie reads its arguments from, with every value, abstract
+ * interface and Any read inside a {@link ValueReadScope} of the {@link ValueFilter}, and with a
+ * {@link FilteringClassLoader} as context class loader for that read only.
+ *
+ * <p>Why a wrapper around the stream and not around the whole invocation: the servant runs inside
+ * the tie's {@code _invoke} too, and must see its own context class loader and read the replies
+ * of its own outgoing calls without the server's filter. Everything else is forwarded as is.
+ *
+ * <p>THREADS: the thread that runs the invocation, as the stream it wraps.
+ */
+final class FilteredArgumentStream extends org.omg.CORBA_2_3.portable.InputStream {
+
+    private final org.omg.CORBA_2_3.portable.InputStream in;
+    private final ValueFilter filter;
+
+    FilteredArgumentStream(org.omg.CORBA_2_3.portable.InputStream in, ValueFilter filter) {
+        this.in = in;
+        this.filter = filter;
+    }
+
+    /** As {@link #filtered}, after checking a value header's repository-id count ({@link ValueHeaderCheck}). */
+    private <T> T filteredValue(Supplier<T> read) {
+        String why = ValueHeaderCheck.repositoryIdCount(in);
+        if (why != null) {
+            ValueFilters.refused("value header", why);
+            throw new org.omg.CORBA.MARSHAL("I-RMI value filter refused a value header: " + why,
+                    FilteringValueHandler.MINOR_VALUE_REFUSED, org.omg.CORBA.CompletionStatus.COMPLETED_NO);
+        }
+        return filtered(read);
+    }
+
+    private <T> T filtered(Supplier<T> read) {
+        ValueReadScope scope = ValueReadScope.open(filter, in);
+        if (scope == null) {
+            return read.get();
+        }
+        Thread t = Thread.currentThread();
+        ClassLoader context = t.getContextClassLoader();
+        if (context != null) {
+            t.setContextClassLoader(filter.contextLoader(context));
+        }
+        try {
+            return read.get();
+        } finally {
+            t.setContextClassLoader(context);
+            scope.close();
+        }
+    }
+
+    // ---- reads that may name classes: filtered ----
+
+    @Override
+    public Serializable read_value() {
+        return filteredValue(in::read_value);
+    }
+
+    @Override
+    @SuppressWarnings("rawtypes")
+    public Serializable read_value(Class clz) {
+        return filteredValue(() -> in.read_value(clz));
+    }
+
+    @Override
+    public Serializable read_value(String repId) {
+        return filteredValue(() -> in.read_value(repId));
+    }
+
+    @Override
+    public Serializable read_value(Serializable value) {
+        return filteredValue(() -> in.read_value(value));
+    }
+
+    @Override
+    public Serializable read_value(BoxedValueHelper factory) {
+        return filteredValue(() -> in.read_value(factory));
+    }
+
+    @Override
+    public Object read_abstract_interface() {
+        return filtered(in::read_abstract_interface);
+    }
+
+    @Override
+    @SuppressWarnings("rawtypes")
+    public Object read_abstract_interface(Class clz) {
+        return filtered(() -> in.read_abstract_interface(clz));
+    }
+
+    @Override
+    public org.omg.CORBA.Any read_any() {
+        return filtered(in::read_any);
+    }
+
+    // ---- everything else: forwarded ----
+
+    @Override
+    public boolean read_boolean() {
+        return in.read_boolean();
+    }
+
+    @Override
+    public char read_char() {
+        return in.read_char();
+    }
+
+    @Override
+    public char read_wchar() {
+        return in.read_wchar();
+    }
+
+    @Override
+    public byte read_octet() {
+        return in.read_octet();
+    }
+
+    @Override
+    public short read_short() {
+        return in.read_short();
+    }
+
+    @Override
+    public short read_ushort() {
+        return in.read_ushort();
+    }
+
+    @Override
+    public int read_long() {
+        return in.read_long();
+    }
+
+    @Override
+    public int read_ulong() {
+        return in.read_ulong();
+    }
+
+    @Override
+    public long read_longlong() {
+        return in.read_longlong();
+    }
+
+    @Override
+    public long read_ulonglong() {
+        return in.read_ulonglong();
+    }
+
+    @Override
+    public float read_float() {
+        return in.read_float();
+    }
+
+    @Override
+    public double read_double() {
+        return in.read_double();
+    }
+
+    @Override
+    public String read_string() {
+        return in.read_string();
+    }
+
+    @Override
+    public String read_wstring() {
+        return in.read_wstring();
+    }
+
+    @Override
+    public void read_boolean_array(boolean[] v, int off, int len) {
+        in.read_boolean_array(v, off, len);
+    }
+
+    @Override
+    public void read_char_array(char[] v, int off, int len) {
+        in.read_char_array(v, off, len);
+    }
+
+    @Override
+    public void read_wchar_array(char[] v, int off, int len) {
+        in.read_wchar_array(v, off, len);
+    }
+
+    @Override
+    public void read_octet_array(byte[] v, int off, int len) {
+        in.read_octet_array(v, off, len);
+    }
+
+    @Override
+    public void read_short_array(short[] v, int off, int len) {
+        in.read_short_array(v, off, len);
+    }
+
+    @Override
+    public void read_ushort_array(short[] v, int off, int len) {
+        in.read_ushort_array(v, off, len);
+    }
+
+    @Override
+    public void read_long_array(int[] v, int off, int len) {
+        in.read_long_array(v, off, len);
+    }
+
+    @Override
+    public void read_ulong_array(int[] v, int off, int len) {
+        in.read_ulong_array(v, off, len);
+    }
+
+    @Override
+    public void read_longlong_array(long[] v, int off, int len) {
+        in.read_longlong_array(v, off, len);
+    }
+
+    @Override
+    public void read_ulonglong_array(long[] v, int off, int len) {
+        in.read_ulonglong_array(v, off, len);
+    }
+
+    @Override
+    public void read_float_array(float[] v, int off, int len) {
+        in.read_float_array(v, off, len);
+    }
+
+    @Override
+    public void read_double_array(double[] v, int off, int len) {
+        in.read_double_array(v, off, len);
+    }
+
+    @Override
+    public org.omg.CORBA.Object read_Object() {
+        return in.read_Object();
+    }
+
+    @Override
+    @SuppressWarnings("rawtypes")
+    public org.omg.CORBA.Object read_Object(Class clz) {
+        return in.read_Object(clz);
+    }
+
+    @Override
+    public org.omg.CORBA.TypeCode read_TypeCode() {
+        return in.read_TypeCode();
+    }
+
+    @Override
+    public java.math.BigDecimal read_fixed() {
+        return in.read_fixed();
+    }
+
+    @Override
+    public org.omg.CORBA.ORB orb() {
+        return in.orb();
+    }
+
+    @Override
+    public int read() throws IOException {
+        return in.read();
+    }
+
+    @Override
+    public int available() throws IOException {
+        return in.available();
+    }
+
+    @Override
+    public boolean markSupported() {
+        return in.markSupported();
+    }
+
+    @Override
+    public synchronized void mark(int readLimit) {
+        in.mark(readLimit);
+    }
+
+    @Override
+    public synchronized void reset() throws IOException {
+        in.reset();
+    }
+
+    @Override
+    public void close() throws IOException {
+        in.close();
+    }
+}

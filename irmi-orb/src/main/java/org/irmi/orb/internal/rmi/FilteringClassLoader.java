@@ -1,0 +1,31 @@
+package org.irmi.orb.internal.rmi;
+
+/**
+ * The context class loader while a server reads its arguments: refuses, before loading, every
+ * class the {@link ValueFilter} does not allow, and delegates the rest to the loader it replaces.
+ *
+ * <p>Why: JacORB loads the class named by a value's repository id through the thread's context
+ * class loader first (and through {@code Util.loadClass}, which {@link IrmiUtil} filters, only when
+ * that fails), so the filter has to sit in front of that loader for a refused class never to be
+ * loaded at all.
+ *
+ * <p>THREADS: any thread (stateless beyond its parent and filter).
+ */
+final class FilteringClassLoader extends ClassLoader {
+
+    private final ValueFilter filter;
+
+    FilteringClassLoader(ClassLoader parent, ValueFilter filter) {
+        super(parent);
+        this.filter = filter;
+    }
+
+    @Override
+    protected Class<?> loadClass(String name, boolean resolve) throws ClassNotFoundException {
+        if (!filter.allows(name, null)) {
+            ValueFilters.refused(name, "not allowed by the value filter");
+            throw new ClassNotFoundException(name + " refused by the I-RMI value filter");
+        }
+        return super.loadClass(name, resolve);
+    }
+}

@@ -1,0 +1,47 @@
+package org.irmi.orb;
+
+import java.io.BufferedReader;
+import java.io.InputStreamReader;
+import java.nio.charset.StandardCharsets;
+
+import org.omg.CORBA.ORB;
+
+/**
+ * An echo server in a JVM of its own, so a test can give it a small heap and attack it without
+ * risking its own: prints {@code IOR <ior>}, then answers {@code stats} on stdin with one
+ * {@code STATS} line and ends on {@code quit} or end of input.
+ *
+ * <p>Arguments: {@code irmi} or {@code stock} (plain JacORB, for comparison figures), and the port.
+ */
+public final class HostileServerMain {
+
+    private HostileServerMain() {
+    }
+
+    public static void main(String[] args) throws Exception {
+        boolean stock = args[0].equals("stock");
+        String port = args[1];
+        Thread.setDefaultUncaughtExceptionHandler((t, e) -> System.out.println("UNCAUGHT " + t.getName() + " " + e));
+        ORB server = stock ? Orbs.stock("OAPort", port) : Orbs.irmi("OAPort", port);
+        System.out.println("IOR " + Orbs.serve(server, new EchoServant()));
+        System.out.flush();
+        BufferedReader in = new BufferedReader(new InputStreamReader(System.in, StandardCharsets.UTF_8));
+        String line;
+        while ((line = in.readLine()) != null && !line.equals("quit")) {
+            if (line.equals("stats")) {
+                long maxHeap = Runtime.getRuntime().maxMemory();
+                if (stock) {
+                    System.out.println("STATS maxHeap=" + maxHeap);
+                } else {
+                    TransportStats s = Orbs.transport(server).stats();
+                    System.out.println("STATS maxHeap=" + maxHeap + " held=" + s.inboundHeldBytes() + " limit="
+                            + s.inboundLimitBytes() + " pauses=" + s.budgetPauses() + " closes=" + s.budgetCloses()
+                            + " open=" + s.openConnections());
+                }
+                System.out.flush();
+            }
+        }
+        Orbs.destroy(server);
+        System.exit(0);
+    }
+}
