@@ -22,6 +22,8 @@ import org.slf4j.LoggerFactory;
  */
 public final class DefaultQosCrosstalkPoint implements QosCrosstalkPoint {
     private static final Logger LOG = LoggerFactory.getLogger("irmi.crosstalk");
+    /** A receive buffer never set: the kernel's autotuning sizes it. */
+    private static final int UNTUNED = -1;
     private final CrosstalkConfig config;
     private final ConnectionTuner tuner;
     private final Map<Long, Conn> connections = new HashMap<>();
@@ -36,7 +38,7 @@ public final class DefaultQosCrosstalkPoint implements QosCrosstalkPoint {
         long bytesAtLastTick;
         long lastActiveNanos = Long.MIN_VALUE / 2;
         int appliedBudget = -1;
-        int appliedReceiveBuffer = -1;
+        int appliedReceiveBuffer = UNTUNED;
 
         Conn(long id, double addressWeight) {
             this.id = id;
@@ -107,8 +109,9 @@ public final class DefaultQosCrosstalkPoint implements QosCrosstalkPoint {
             if (nowNanos - c.lastActiveNanos <= config.idleAfterNanos()) {
                 active.add(new ReadBudgetAllocator.Stream(c.id, c.weight));
             } else {
-                apply(c, config.baseReadBudgetBytes(), Math.max(config.minReceiveBufferBytes(),
-                        Math.min(config.maxReceiveBufferBytes(), config.baseReadBudgetBytes())));
+                // Idle: back to the base budget; its receive buffer stays as it is (no system call,
+                // and a buffer left to the kernel's autotuning stays so).
+                apply(c, config.baseReadBudgetBytes(), c.appliedReceiveBuffer);
             }
         }
         if (active.size() != activeStreams) {
@@ -125,7 +128,13 @@ public final class DefaultQosCrosstalkPoint implements QosCrosstalkPoint {
             c.appliedBudget = budget;
             tuner.setReadBudget(c.id, budget);
         }
-        if (c.appliedReceiveBuffer != rcvbuf) {
+        if (c.appliedReceiveBuffer == UNTUNED && rcvbuf >= config.maxReceiveBufferBytes()) {
+            // The heaviest stream keeps the kernel's receive-buffer autotuning (which grows past any
+            // SO_RCVBUF we may set: net.ipv4.tcp_rmem against net.core.rmem_max) until it must be
+            // made smaller; setting SO_RCVBUF turns autotuning off for good.
+            return;
+        }
+        if (rcvbuf != UNTUNED && c.appliedReceiveBuffer != rcvbuf) {
             c.appliedReceiveBuffer = rcvbuf;
             tuner.setReceiveBufferSize(c.id, rcvbuf);
         }

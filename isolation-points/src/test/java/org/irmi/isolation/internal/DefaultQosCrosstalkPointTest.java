@@ -82,7 +82,27 @@ class DefaultQosCrosstalkPointTest {
         assertThat(p.bytesRead(1) / total).isCloseTo(1 / 7.0, within(0.001));
         assertThat(p.bytesRead(2) / total).isCloseTo(2 / 7.0, within(0.001));
         assertThat(p.bytesRead(3) / total).isCloseTo(4 / 7.0, within(0.001));
-        assertThat(buffers.get(3L)).isCloseTo(2 * buffers.get(2L), within(1)); // rounding
+        // receive buffers follow the weight: the heaviest keeps the kernel's autotuning (never set),
+        // the others get the largest buffer (4 MiB) times their weight over the heaviest's
+        assertThat(buffers).doesNotContainKey(3L);
+        assertThat(buffers.get(2L)).isEqualTo(2 * 1024 * 1024);
+        assertThat(buffers.get(1L)).isEqualTo(1024 * 1024);
+    }
+
+    @Test
+    void shouldLeaveAnIdleStreamsReceiveBufferAsItIsWhenItGoesIdle() {
+        point.onConnectionOpened(1, "10.0.0.1");
+        point.onConnectionOpened(2, "10.0.0.4");
+        point.onBytesRead(1, 10);
+        point.onBytesRead(2, 10);
+        point.tick(0);
+        Integer lighter = buffers.get(1L);
+        assertThat(lighter).isNotNull(); // the lighter of two active streams got a buffer
+        point.onBytesRead(2, 10);
+        point.tick(150 * MS); // connection 1 idle
+
+        assertThat(buffers.get(1L)).isEqualTo(lighter);
+        assertThat(budgets.get(1L)).isEqualTo(64 * 1024); // but its budget is back to the base
     }
 
     @Test

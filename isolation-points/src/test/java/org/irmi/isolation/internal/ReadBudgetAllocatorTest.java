@@ -18,8 +18,16 @@ class ReadBudgetAllocatorTest {
         // turn = 3 * 70 KiB = 210 KiB; shares 1/7, 2/7, 4/7
         assertThat(b).extracting(ReadBudgetAllocator.Budget::readBudgetBytes)
                 .containsExactly(30 * 1024, 60 * 1024, 120 * 1024);
+        // buffers: the heaviest gets the largest (1 MiB), the others in proportion to their weight
         assertThat(b).extracting(ReadBudgetAllocator.Budget::receiveBufferBytes)
-                .containsExactly(30 * 1024, 60 * 1024, 120 * 1024);
+                .containsExactly(256 * 1024, 512 * 1024, 1 << 20);
+    }
+
+    @Test
+    void shouldGiveALoneStreamTheLargestReceiveBufferWhateverItsWeight() {
+        var b = ReadBudgetAllocator.allocate(List.of(new ReadBudgetAllocator.Stream(1, 0.5)), config);
+
+        assertThat(b.get(0).receiveBufferBytes()).isEqualTo(1 << 20);
     }
 
     @Test
