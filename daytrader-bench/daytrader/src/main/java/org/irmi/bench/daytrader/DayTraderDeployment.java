@@ -160,6 +160,8 @@ public final class DayTraderDeployment implements AutoCloseable {
         private String classPath = System.getProperty("java.class.path");
         private boolean inheritOutput;
         private Duration startTimeout = Duration.ofMinutes(3);
+        private String backendCpus;
+        private String webCpus;
 
         /** The ORB of both tiers (default I-RMI). */
         public Builder orb(OrbChoice orb) {
@@ -248,6 +250,21 @@ public final class DayTraderDeployment implements AutoCloseable {
             return this;
         }
 
+        /**
+         * Pins the backend JVM to these CPUs ({@code taskset -c}, e.g. {@code "1"}), so it has its own
+         * CPU share as the paper's backend had its own machine; null (the default) does not pin.
+         */
+        public Builder backendCpus(String cpus) {
+            this.backendCpus = cpus;
+            return this;
+        }
+
+        /** Pins the web tier JVM to these CPUs ({@code taskset -c}); null (the default) does not pin. */
+        public Builder webCpus(String cpus) {
+            this.webCpus = cpus;
+            return this;
+        }
+
         public Builder startTimeout(Duration timeout) {
             this.startTimeout = timeout;
             return this;
@@ -270,7 +287,7 @@ public final class DayTraderDeployment implements AutoCloseable {
             if (schema != null) {
                 b.addAll(List.of("--schema", schema));
             }
-            Process backend = launch(backendJvmArgs, BackendMain.class.getName(), b, dir.resolve("backend.log"));
+            Process backend = launch(backendCpus, backendJvmArgs, BackendMain.class.getName(), b, dir.resolve("backend.log"));
             Properties backendProps;
             try {
                 backendProps = awaitReady(backend, backendReady, dir.resolve("backend.log"), "backend");
@@ -279,7 +296,7 @@ public final class DayTraderDeployment implements AutoCloseable {
                 throw e;
             }
             OrbChoice clientOrb = webOrb == null ? orb : webOrb;
-            Process web = launch(webJvmArgs, WebTierMain.class.getName(), List.of("--orb", clientOrb.flag(), "--backend-ready",
+            Process web = launch(webCpus, webJvmArgs, WebTierMain.class.getName(), List.of("--orb", clientOrb.flag(), "--backend-ready",
                     backendReady.toString(), "--port", Integer.toString(webPort), "--http-threads", Integer.toString(httpThreads),
                     "--ready-file", webReady.toString(), "--watch-stdin"), dir.resolve("web.log"));
             Properties webProps;
@@ -294,8 +311,12 @@ public final class DayTraderDeployment implements AutoCloseable {
                     backendProps.getProperty("ior"), dir, orb);
         }
 
-        private Process launch(List<String> jvmArgs, String mainClass, List<String> args, Path log) throws IOException {
+        private Process launch(String cpus, List<String> jvmArgs, String mainClass, List<String> args, Path log)
+                throws IOException {
             List<String> cmd = new ArrayList<>();
+            if (cpus != null) {
+                cmd.addAll(List.of("taskset", "-c", cpus));
+            }
             cmd.add(Path.of(System.getProperty("java.home"), "bin", "java").toString());
             cmd.addAll(jvmArgs);
             cmd.addAll(List.of("-cp", absolute(classPath), mainClass));

@@ -53,6 +53,17 @@ public final class Httperf {
     }
 
     /**
+     * Scripted sessions ({@link SessionLog}): {@code sessions} concurrent sessions replaying
+     * {@code file}, {@code thinkSeconds} between pages. Forms are posted url-encoded, so every
+     * request carries that content type (a GET ignores it). Returns the builder, so a caller can
+     * still pin it ({@link Workload.Builder#cpus}) or add options before {@code build()}.
+     */
+    public static Workload.Builder sessionLog(String server, int port, int sessions, double thinkSeconds, Path file) {
+        return Workload.builder(server, port).wsesslog(sessions, thinkSeconds, file).rate(100)
+                .extra("--add-header=Content-Type: application/x-www-form-urlencoded\\n");
+    }
+
+    /**
      * The heavier mix that saturates the backend: {@code sessions} concurrent sessions of
      * {@code callsPerSession} scenario requests each, no think time.
      */
@@ -68,7 +79,7 @@ public final class Httperf {
      */
     public static HttperfResult run(Workload workload, Duration limit) throws IOException, InterruptedException {
         String binary = locate();
-        List<String> cmd = new ArrayList<>();
+        List<String> cmd = new ArrayList<>(workload.cpuPrefix());
         cmd.add(binary);
         cmd.addAll(workload.arguments());
         Process p = new ProcessBuilder(cmd).redirectErrorStream(true).start();
@@ -210,9 +221,16 @@ public final class Httperf {
      */
     public static final class Workload {
         private final List<String> arguments;
+        private final String cpus;
 
-        private Workload(List<String> arguments) {
+        private Workload(List<String> arguments, String cpus) {
             this.arguments = List.copyOf(arguments);
+            this.cpus = cpus;
+        }
+
+        /** @return {@code taskset -c CPUS} when the workload is pinned ({@link Builder#cpus}), else nothing */
+        List<String> cpuPrefix() {
+            return cpus == null ? List.of() : List.of("taskset", "-c", cpus);
         }
 
         public List<String> arguments() {
@@ -246,6 +264,7 @@ public final class Httperf {
             private int numCalls = -1;
             private int maxConnections = -1;
             private final List<String> extra = new ArrayList<>();
+            private String cpus;
 
             private Builder(String server, int port) {
                 if (port < 1 || port > 65535) {
@@ -274,7 +293,7 @@ public final class Httperf {
                 return this;
             }
 
-            /** {@code --wsesslog=sessions,think,file}: scripted sessions (see {@link Httperf#writeSessionLog}). */
+            /** {@code --wsesslog=sessions,think,file}: scripted sessions (see {@link SessionLog}). */
             public Builder wsesslog(int sessions, double thinkSeconds, Path file) {
                 if (sessions < 1 || thinkSeconds < 0) {
                     throw new IllegalArgumentException("wsesslog needs sessions >= 1 and think >= 0");
@@ -356,6 +375,15 @@ public final class Httperf {
                 return this;
             }
 
+            /** Runs httperf pinned to these CPUs ({@code taskset -c}, e.g. {@code "0"}); null (the default) does not pin. */
+            public Builder cpus(String cpus) {
+                if (cpus != null && !cpus.matches("[0-9]+([,-][0-9]+)*")) {
+                    throw new IllegalArgumentException("cpus must be a taskset list such as 0 or 0-1, was '" + cpus + "'");
+                }
+                this.cpus = cpus;
+                return this;
+            }
+
             public Workload build() {
                 List<String> a = new ArrayList<>();
                 a.add("--server=" + server);
@@ -396,27 +424,12 @@ public final class Httperf {
                     a.add("--max-connections=" + maxConnections);
                 }
                 a.addAll(extra);
-                return new Workload(a);
+                return new Workload(a, cpus);
             }
 
             private static String fmt(double v) {
                 return v == Math.rint(v) ? Long.toString((long) v) : String.format(Locale.ROOT, "%s", v);
             }
         }
-    }
-
-    /**
-     * Writes a {@code --wsesslog} file: {@code sessions} sessions, each the {@code uris} in order,
-     * one request per burst (think time between them comes from the workload).
-     */
-    public static void writeSessionLog(Path file, int sessions, List<String> uris) throws IOException {
-        StringBuilder sb = new StringBuilder("# DayTrader session log for httperf --wsesslog\n");
-        for (int s = 0; s < sessions; s++) {
-            for (String uri : uris) {
-                sb.append(uri).append('\n');
-            }
-            sb.append('\n');
-        }
-        Files.writeString(file, sb.toString());
     }
 }

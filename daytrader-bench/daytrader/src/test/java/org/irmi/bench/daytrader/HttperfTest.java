@@ -105,6 +105,23 @@ class HttperfTest {
     }
 
     @Test
+    void shouldReplayASessionLogWithFormsPostedWhenSessionLogWorkloadBuilt() {
+        Httperf.Workload w = Httperf.sessionLog("127.0.0.1", 8080, 4, 0.1, java.nio.file.Path.of("/tmp/s.txt")).build();
+
+        assertThat(w.arguments()).contains("--wsesslog=4,0.1,/tmp/s.txt", "--session-cookie",
+                "--add-header=Content-Type: application/x-www-form-urlencoded\\n");
+        assertThat(w.cpuPrefix()).isEmpty();
+    }
+
+    @Test
+    void shouldRunUnderTasksetWhenPinned() {
+        Httperf.Workload w = Httperf.Workload.builder("h", 1).cpus("0").build();
+
+        assertThat(w.cpuPrefix()).containsExactly("taskset", "-c", "0");
+        assertThatThrownBy(() -> Httperf.Workload.builder("h", 1).cpus("zero")).hasMessageContaining("cpus");
+    }
+
+    @Test
     void shouldRejectAMalformedPeriod() {
         assertThatThrownBy(() -> Httperf.Workload.builder("h", 1).period("x1")).isInstanceOf(IllegalArgumentException.class)
                 .hasMessageContaining("period");

@@ -12,6 +12,7 @@ import java.util.Map;
 
 import org.irmi.bench.experiments.internal.OrbKind;
 import org.irmi.bench.experiments.internal.ReportWriter;
+import org.irmi.bench.experiments.internal.ResultsJson;
 import org.irmi.bench.experiments.internal.crosstalk.CrosstalkExperiment;
 import org.irmi.bench.experiments.internal.poison.PoisonExperiment;
 import org.irmi.bench.experiments.internal.slowclient.SlowClientExperiment;
@@ -43,6 +44,7 @@ public final class ExperimentsMain {
         RunLength length = RunLength.FULL;
         Path out = null;
         Path resultsDoc = null;
+        int repetitions = 0;
         List<String> names = new ArrayList<>();
         for (int i = 0; i < args.length; i++) {
             switch (args[i]) {
@@ -59,6 +61,19 @@ public final class ExperimentsMain {
                         usage("--results-doc needs a file, e.g. docs/results.md");
                     }
                     resultsDoc = Path.of(args[++i]);
+                }
+                case "--repetitions" -> {
+                    if (i + 1 >= args.length) {
+                        usage("--repetitions needs a number, e.g. 3");
+                    }
+                    try {
+                        repetitions = Integer.parseInt(args[++i]);
+                    } catch (NumberFormatException e) {
+                        usage("--repetitions needs a whole number, got '" + args[i] + "'");
+                    }
+                    if (repetitions < 1 || repetitions > 20) {
+                        usage("--repetitions must be 1 to 20, got " + repetitions);
+                    }
                 }
                 case "-h", "--help" -> {
                     usage(null);
@@ -78,16 +93,21 @@ public final class ExperimentsMain {
             out = Path.of("results", LocalDateTime.now().format(DateTimeFormatter.ofPattern("yyyyMMdd-HHmmss")));
         }
         String command = "./irmi experiments " + String.join(" ", args);
-        Report report = run(names, length, out.toAbsolutePath(), System.out, command.trim());
+        Report report = run(names, length, repetitions == 0 ? length.repetitions() : repetitions, out.toAbsolutePath(),
+                System.out, command.trim());
         if (resultsDoc != null) {
             ReportWriter.writeResultsDoc(resultsDoc, report.dir(), command.trim(), report.results(), report.failures());
-            System.out.println("results written to " + resultsDoc);
+            Path json = resultsDoc.resolveSibling(resultsDoc.getFileName().toString().replaceFirst("\\.md$", "") + ".json");
+            ResultsJson.write(json, command.trim(), report.commit(), report.date(), report.repetitions(), report.results(),
+                    report.failures());
+            System.out.println("results written to " + resultsDoc + " and " + json);
         }
         System.exit(report.failures().isEmpty() ? 0 : 1);
     }
 
     /** What one invocation produced. */
-    public record Report(Path dir, List<ExperimentResult> results, List<String> failures, String summary) {
+    public record Report(Path dir, List<ExperimentResult> results, List<String> failures, String summary,
+                         int repetitions, String commit, String date) {
     }
 
     /**
@@ -95,12 +115,15 @@ public final class ExperimentsMain {
      *
      * @return the results and the failures (an experiment that threw is recorded, the others still run)
      */
-    public static Report run(List<String> names, RunLength length, Path dir, PrintStream terminal, String command)
-            throws Exception {
+    public static Report run(List<String> names, RunLength length, int repetitions, Path dir, PrintStream terminal,
+                             String command) throws Exception {
         Files.createDirectories(dir);
         String classPath = childClassPath();
-        RunContext context = new RunContext(dir, length, terminal, classPath);
-        terminal.println("I-RMI chaos experiments (" + length.name().toLowerCase() + "): " + String.join(", ", names)
+        String commit = ResultsJson.commit();
+        RunContext context = new RunContext(dir, length, terminal, classPath, repetitions);
+        terminal.println("I-RMI chaos experiments (" + length.name().toLowerCase() + ", " + repetitions
+                + (repetitions == 1 ? " trial" : " interleaved trials") + " per ORB and condition, commit " + commit + "): "
+                + String.join(", ", names)
                 + (OrbKind.irmiAvailable() ? "" : "  [I-RMI ORB not on the class path: plain JacORB only]"));
         terminal.println("results: " + dir);
         List<ExperimentResult> results = new ArrayList<>();
@@ -118,7 +141,9 @@ public final class ExperimentsMain {
             }
             terminal.printf("  (%s took %d s)%n", name, (System.nanoTime() - start) / 1_000_000_000L);
         }
+        String date = java.time.ZonedDateTime.now(java.time.ZoneOffset.UTC).withNano(0).toString();
         ReportWriter.write(dir, command, results, failures);
+        ResultsJson.write(dir.resolve("results.json"), command, commit, date, repetitions, results, failures);
         String summary = ReportWriter.goalTable(results);
         terminal.println();
         terminal.println(summary);
@@ -126,7 +151,7 @@ public final class ExperimentsMain {
         long reached = results.stream().flatMap(r -> r.goals().stream()).filter(Goal::reached).count();
         long total = results.stream().mapToLong(r -> r.goals().size()).sum();
         terminal.println(reached + " of " + total + " goals reached. Report: " + dir.resolve("index.html"));
-        return new Report(dir, results, failures, summary);
+        return new Report(dir, results, failures, summary, repetitions, commit, date);
     }
 
     /** The class path child JVMs get: this JVM's, or Surefire's test class path under tests. */
@@ -143,9 +168,10 @@ public final class ExperimentsMain {
         if (error != null) {
             out.println("irmi experiments: " + error);
         }
-        out.println("usage: ./irmi experiments [poison|slow-client|crosstalk]... [--quick] [--out DIR] [--results-doc FILE]");
+        out.println("usage: ./irmi experiments [poison|slow-client|crosstalk]... [--quick] [--repetitions N] [--out DIR] [--results-doc FILE]");
         out.println("  no name: all three experiments;  --quick: everything in under 5 minutes;");
-        out.println("  default: the paper's durations.  The report goes to results/<timestamp>/.");
+        out.println("  default: the paper's durations, 3 interleaved trials per ORB and condition (--quick: 1).");
+        out.println("  The report goes to results/<timestamp>/ (with results.json); --results-doc F also writes F and F's .json.");
         System.exit(error == null ? 0 : 2);
     }
 }

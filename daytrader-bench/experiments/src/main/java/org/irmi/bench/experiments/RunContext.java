@@ -16,8 +16,16 @@ import java.util.List;
  * @param length how long each phase runs
  * @param terminal where progress bars and phase messages are printed
  * @param classPath class path for child JVMs (this module's classes and all its dependencies)
+ * @param repetitions trials per ORB and condition; an experiment interleaves them (plain, I-RMI, plain, I-RMI, ...)
+ *     so that a drift of the machine falls on both ORBs alike, and reports medians with min and max
  */
-public record RunContext(Path resultsDir, RunLength length, PrintStream terminal, String classPath) {
+public record RunContext(Path resultsDir, RunLength length, PrintStream terminal, String classPath, int repetitions) {
+
+    public RunContext {
+        if (repetitions < 1) {
+            throw new IllegalArgumentException("repetitions must be at least 1, was " + repetitions);
+        }
+    }
 
     /** @return the folder for child process logs, created on demand */
     public Path logDir() {

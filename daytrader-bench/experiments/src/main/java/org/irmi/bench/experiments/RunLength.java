@@ -6,14 +6,21 @@ package org.irmi.bench.experiments;
  * only good enough to check the report and the direction of each comparison.
  */
 public enum RunLength {
-    TINY(0.12),
-    QUICK(0.3),
-    FULL(1.0);
+    TINY(0.12, 1),
+    QUICK(0.3, 1),
+    FULL(1.0, 3);
 
     private final double scale;
+    private final int repetitions;
 
-    RunLength(double scale) {
+    RunLength(double scale, int repetitions) {
         this.scale = scale;
+        this.repetitions = repetitions;
+    }
+
+    /** @return the default number of interleaved trials per ORB and condition at this length */
+    public int repetitions() {
+        return repetitions;
     }
 
     /**

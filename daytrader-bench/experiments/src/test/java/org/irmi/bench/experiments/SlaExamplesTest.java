@@ -18,7 +18,7 @@ class SlaExamplesTest {
     Path dir;
 
     @ParameterizedTest
-    @ValueSource(strings = {"slow-client.yaml", "crosstalk.yaml", "poison.yaml"})
+    @ValueSource(strings = {"slow-client.yaml", "crosstalk.yaml", "poison.yaml", "poison-setdiff.yaml"})
     void shouldLoadWithoutErrorsWhenParsedBySlaSchema(String file) throws Exception {
         Sla sla = Sla.load(SlaFiles.extract(dir, file));
 
@@ -37,6 +37,14 @@ class SlaExamplesTest {
         Sla sla = Sla.load(SlaFiles.extract(dir, "poison.yaml"));
 
         assertThat(sla.isolationPoints().poison()).isPresent();
+    }
+
+    @Test
+    void shouldNameByTheSetDifferenceOnlyWhenPoisonSetDifferenceSlaLoaded() throws Exception {
+        Sla sla = Sla.load(SlaFiles.extract(dir, "poison-setdiff.yaml"));
+
+        assertThat(sla.isolationPoints().poison().orElseThrow().attribution()).isFalse();
+        assertThat(sla.isolationPoints().poison().orElseThrow().confirmEpisodes()).isEqualTo(2);
     }
 
     @Test

@@ -38,7 +38,8 @@ import org.irmi.bench.daytrader.TradeServices;
  * {@code DTSESSION} cookie naming a server-side session that holds the signed-in user.
  *
  * <p>Pages (GET or POST): {@code home, login, logout, register, quote, portfolio, account, update,
- * buy, sell} under {@code /daytrader/}; {@code /daytrader/scenario} runs one action of the standard
+ * buy, sell} under {@code /daytrader/} ({@code sell?holdingID=N}, or {@code sell?symbol=S} for the
+ * oldest holding of S, which httperf's scripted sessions use: {@code SessionLog}); {@code /daytrader/scenario} runs one action of the standard
  * mix; {@code /daytrader/poison?millis=N} calls the backend's poison operation. Read-outs:
  * {@code timeseries.csv?tier=web|backend&since=S}, {@code summary?tier=web|backend&reset=true},
  * {@code audit}.
@@ -158,7 +159,8 @@ final class WebTier extends Handler.Abstract {
             case "account" -> account(session, null);
             case "update" -> update(session, params);
             case "buy" -> buy(session, params.getValue("symbol"), params.getValue("quantity"));
-            case "sell" -> sell(session, params.getValue("holdingID"));
+            case "sell" -> params.getValue("symbol") != null && params.getValue("holdingID") == null
+                    ? sellSymbol(session, params.getValue("symbol")) : sell(session, params.getValue("holdingID"));
             case "scenario" -> scenario(session);
             case "poison" -> poison(params.getValue("millis"));
             case "timeseries.csv" -> timeSeries(params.getValue("tier"), params.getValue("since"));
@@ -352,6 +354,26 @@ final class WebTier extends Handler.Abstract {
             return Page.html(new Html("Sell", user).order(order).finish());
         } catch (TradeException e) {
             return business("Sell", user, e);
+        }
+    }
+
+    /**
+     * The portfolio's sell link for a symbol, as a scripted session can follow it without knowing
+     * holding IDs: sells the user's oldest holding of {@code symbol}.
+     */
+    private Page sellSymbol(Session s, String symbol) throws RemoteException {
+        if (s.userId == null) {
+            return loginPage("Log in to sell.");
+        }
+        try {
+            for (HoldingDataBean h : trade.getHoldings(s.userId)) {
+                if (h.getSymbol().equals(symbol)) {
+                    return sell(s, Long.toString(h.getHoldingId()));
+                }
+            }
+            return Page.html(new Html("Sell", s.userId).error("you hold no " + symbol).finish());
+        } catch (TradeException e) {
+            return business("Sell", s.userId, e);
         }
     }
 

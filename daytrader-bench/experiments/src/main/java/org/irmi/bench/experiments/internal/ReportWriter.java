@@ -12,6 +12,7 @@ import java.util.List;
 import org.irmi.bench.experiments.Chart;
 import org.irmi.bench.experiments.ExperimentResult;
 import org.irmi.bench.experiments.Goal;
+import org.irmi.bench.experiments.RunContext;
 import org.irmi.bench.experiments.Table;
 import org.knowm.xchart.BitmapEncoder;
 import org.knowm.xchart.XYChart;
@@ -79,15 +80,19 @@ public final class ReportWriter {
         BitmapEncoder.saveBitmap(xy, dir.resolve(chart.file()).toString(), BitmapEncoder.BitmapFormat.PNG);
     }
 
-    /** @return the Markdown goal table: one row per goal, with a plain "reached"/"NOT reached" */
+    /**
+     * @return the Markdown goal table: one row per goal, with the harm on plain JacORB, both figures as median (min to
+     *     max) over the trials, and a plain "yes" or "NOT reached"
+     */
     public static String goalTable(List<ExperimentResult> results) {
         StringBuilder md = new StringBuilder();
-        md.append("| experiment | goal | plain JacORB | I-RMI | reached |\n|---|---|---|---|---|\n");
+        md.append("| experiment | goal | harm on plain JacORB | plain JacORB | I-RMI | reached |\n|---|---|---|---|---|---|\n");
         for (ExperimentResult result : results) {
             for (Goal goal : result.goals()) {
-                md.append("| ").append(goal.experiment()).append(" | ").append(escape(goal.description())).append(" | ")
-                        .append(goal.plain()).append(" | ").append(goal.irmi()).append(" | ")
-                        .append(goal.reached() ? "yes" : "**NOT reached**").append(" |\n");
+                md.append("| ").append(goal.experiment()).append(" | ").append(escape(goal.statement())).append(" | ")
+                        .append(escape(goal.harmText())).append(" | ").append(goal.plainText()).append(" | ")
+                        .append(goal.irmiText()).append(" | ").append(goal.reached() ? "yes" : "**" + goal.verdict() + "**")
+                        .append(" |\n");
             }
         }
         return md.toString();
@@ -123,12 +128,15 @@ public final class ReportWriter {
                 + "td,th{border:1px solid #999;padding:4px 8px;text-align:left}.no{color:#b00;font-weight:bold}.yes{color:#070}"
                 + "img{max-width:100%;border:1px solid #ddd;margin:.5em 0}</style></head><body>");
         html.append("<h1>I-RMI chaos experiments: plain JacORB vs I-RMI</h1><p>Command: <code>").append(htmlEscape(command))
-                .append("</code></p><h2>Goals</h2><table><tr><th>experiment</th><th>goal</th><th>plain JacORB</th><th>I-RMI</th><th>reached</th></tr>");
+                .append("</code></p><h2>Goals</h2><table><tr><th>experiment</th><th>goal</th><th>harm on plain JacORB</th>"
+                        + "<th>plain JacORB</th><th>I-RMI</th><th>reached</th></tr>");
         for (ExperimentResult result : results) {
             for (Goal goal : result.goals()) {
-                html.append("<tr><td>").append(goal.experiment()).append("</td><td>").append(htmlEscape(goal.description()))
-                        .append("</td><td>").append(htmlEscape(goal.plain())).append("</td><td>").append(htmlEscape(goal.irmi()))
-                        .append("</td><td class=\"").append(goal.reached() ? "yes\">yes" : "no\">NOT reached").append("</td></tr>");
+                html.append("<tr><td>").append(goal.experiment()).append("</td><td>").append(htmlEscape(goal.statement()))
+                        .append("</td><td>").append(htmlEscape(goal.harmText()))
+                        .append("</td><td>").append(htmlEscape(goal.plainText())).append("</td><td>").append(htmlEscape(goal.irmiText()))
+                        .append("</td><td class=\"").append(goal.reached() ? "yes\">yes" : "no\">" + htmlEscape(goal.verdict()))
+                        .append("</td></tr>");
             }
         }
         html.append("</table>");
@@ -208,7 +216,7 @@ public final class ReportWriter {
             // not Linux: keep "unknown"
         }
         return Runtime.getRuntime().availableProcessors() + " x " + cpu + ", Java " + System.getProperty("java.version")
-                + ", shared with the other helpers' builds and benchmarks";
+                + ", 1-minute load average at the end " + RunContext.loadAverage();
     }
 
     private static String htmlTable(Table table) {

@@ -10,12 +10,9 @@ import java.util.List;
 import java.util.Map;
 import java.util.TreeMap;
 
-import org.irmi.bench.experiments.Chart;
 import org.irmi.bench.experiments.Experiment;
 import org.irmi.bench.experiments.ExperimentResult;
-import org.irmi.bench.experiments.Goal;
 import org.irmi.bench.experiments.RunContext;
-import org.irmi.bench.experiments.Table;
 import org.irmi.bench.experiments.internal.ChildJvm;
 import org.irmi.bench.experiments.internal.Children;
 import org.irmi.bench.experiments.internal.OrbKind;
@@ -40,6 +37,14 @@ public final class CrosstalkExperiment implements Experiment {
     static final int GOAL_WEIGHT = 8;
     static final int GOAL_MIN_BYTES = 1 << 20;
     static final String SERVER_CPUS = "0";
+    /**
+     * Heaps of the server and the large client, alike for both ORBs: a young generation that holds
+     * many 8 MB messages, so a collection (of either process: the client builds each 8 MB request)
+     * seldom lands in the middle of a measured transfer. With 512 / 256 MB heaps, one did every
+     * 8-12 large requests and moved 4-8 MB medians by milliseconds between runs.
+     */
+    static final List<String> SERVER_HEAP = List.of("-Xmx1g", "-Xmn768m");
+    static final List<String> CLIENT_HEAP = List.of("-Xmx1g", "-Xmn768m");
     static final String CLIENT_CPUS = "1";
 
     /** One condition: which ORB, the large stream's weight (I-RMI only), how many 2 KB streams. */
@@ -55,7 +60,7 @@ public final class CrosstalkExperiment implements Experiment {
     public ExperimentResult run(RunContext context) throws Exception {
         int reps = switch (context.length()) {
             case TINY -> 5;
-            case QUICK -> 7;
+            case QUICK -> 11;
             case FULL -> 25;
         };
         int warmup = context.length() == org.irmi.bench.experiments.RunLength.FULL ? 3 : 1;
@@ -80,21 +85,29 @@ public final class CrosstalkExperiment implements Experiment {
         } else {
             result.note("I-RMI was not run: " + OrbKind.IRMI_ORB_CLASS + " is not on the class path.");
         }
-        Map<Case, Map<Integer, long[]>> measured = new LinkedHashMap<>();
-        for (Case c : cases) {
-            try {
-                measured.put(c, runCase(context, c, reps, warmup, warmupMillis));
-            } catch (Exception e) {
-                // One failed condition must not hide the others: record it and go on.
-                String reason = e.getMessage() == null ? e.toString() : e.getMessage().lines().limit(4)
-                        .reduce((a, b) -> a + " / " + b).orElse("");
-                result.note("FAILED CONDITION '" + c.label() + "': " + reason);
-                context.say("FAILED: " + c.label() + ": " + reason);
-                measured.put(c, new TreeMap<>());
+        // Interleaved trials: every condition once per trial, so a drift of the machine falls on all alike.
+        List<Map<Case, Map<Integer, long[]>>> trials = new ArrayList<>();
+        for (int trial = 1; trial <= context.repetitions(); trial++) {
+            Map<Case, Map<Integer, long[]>> measured = new LinkedHashMap<>();
+            for (Case c : cases) {
+                if (context.repetitions() > 1) {
+                    context.say("trial " + trial + " of " + context.repetitions() + ": " + c.label());
+                }
+                try {
+                    measured.put(c, runCase(context, c, reps, warmup, warmupMillis));
+                } catch (Exception e) {
+                    // One failed condition must not hide the others: record it and go on.
+                    String reason = e.getMessage() == null ? e.toString() : e.getMessage().lines().limit(4)
+                            .reduce((x, y) -> x + " / " + y).orElse("");
+                    result.note("FAILED CONDITION '" + c.label() + "' in trial " + trial + ": " + reason);
+                    context.say("FAILED: " + c.label() + ": " + reason);
+                    measured.put(c, new TreeMap<>());
+                }
             }
+            trials.add(measured);
         }
-        writeCsv(context, measured);
-        report(result, measured, reps);
+        writeCsv(context, trials);
+        CrosstalkReport.report(result, trials, reps);
         return result;
     }
 
@@ -103,11 +116,20 @@ public final class CrosstalkExperiment implements Experiment {
         String tag = "crosstalk-" + c.label().replaceAll("[^A-Za-z0-9]+", "-").toLowerCase();
         Path sla = c.orb() == OrbKind.IRMI ? slaWithWeight(context.resultsDir(), c.weight()) : null;
         try (Children children = new Children()) {
+            List<String> serverOptions = withHeap(c.orb().jvmOptions(sla), SERVER_HEAP);
+            String extra = System.getProperty("irmi.crosstalk.serverJvmOptions", "");
+            if (!extra.isBlank()) {
+                serverOptions.addAll(List.of(extra.trim().split("\\s+"))); // for diagnosis, e.g. -Xlog:gc
+            }
+            if (c.orb() == OrbKind.PLAIN) {
+                // Watches what JacORB's reader threads read; changes nothing about the sockets.
+                serverOptions.add("-Djacorb.net.server_socket_factory=" + TimingServerSocketFactory.class.getName());
+            }
             ChildJvm server = children.add(ChildJvm.start(tag + "-server", SERVER_CPUS, context.classPath(),
-                    withHeap(c.orb().jvmOptions(sla), "-Xmx512m"), CrosstalkServerMain.class, List.of("500"), context.logDir()));
+                    serverOptions, CrosstalkServerMain.class, List.of("500"), context.logDir()));
             String ior = server.await("IOR", 30_000);
             String smallIor = server.await("SMALL", 1_000);
-            List<String> clientOptions = withHeap(OrbKind.PLAIN.jvmOptions(null), "-Xmx256m");
+            List<String> clientOptions = withHeap(OrbKind.PLAIN.jvmOptions(null), CLIENT_HEAP);
             if (c.streams() > 0) {
                 ChildJvm small = children.add(ChildJvm.start(tag + "-small", CLIENT_CPUS, context.classPath(), clientOptions,
                         SmallStreamsMain.class, List.of(smallIor, String.valueOf(c.streams()), String.valueOf(SMALL_BYTES), "500"),
@@ -163,9 +185,9 @@ public final class CrosstalkExperiment implements Experiment {
         return 33_000 + (long) (reps + 3) * totalMb * 50;
     }
 
-    private static List<String> withHeap(List<String> options, String heap) {
+    private static List<String> withHeap(List<String> options, List<String> heap) {
         List<String> all = new ArrayList<>(options);
-        all.add(heap);
+        all.addAll(heap);
         return all;
     }
 
@@ -188,119 +210,15 @@ public final class CrosstalkExperiment implements Experiment {
         return copy;
     }
 
-    private static void writeCsv(RunContext context, Map<Case, Map<Integer, long[]>> measured) {
+    private static void writeCsv(RunContext context, List<Map<Case, Map<Integer, long[]>>> trials) {
         List<String> lines = new ArrayList<>();
-        measured.forEach((c, bySize) -> bySize.forEach((size, v) -> lines.add(String.format("%s,%s,%d,%d,%d,%d,%d,%d",
-                c.label(), c.orb().name().toLowerCase(), c.weight(), c.streams(), size, v[0], v[1], v[2]))));
+        for (int t = 0; t < trials.size(); t++) {
+            int trial = t + 1;
+            trials.get(t).forEach((c, bySize) -> bySize.forEach((size, v) -> lines.add(String.format(
+                    "%d,%s,%s,%d,%d,%d,%d,%d,%d", trial, c.label(), c.orb().name().toLowerCase(), c.weight(), c.streams(),
+                    size, v[0], v[1], v[2]))));
+        }
         context.writeCsv("crosstalk-assembly.csv",
-                "case,orb,weight,secondary_streams,bytes,median_nanos,mean_nanos,p90_nanos", lines);
-    }
-
-    private void report(ExperimentResult result, Map<Case, Map<Integer, long[]>> measured, int reps) {
-        List<String> header = new ArrayList<>(List.of("Message size"));
-        measured.keySet().forEach(c -> header.add(c.label()));
-        Table table = new Table("Median time to assemble a request (ms), " + reps + " requests per size", header, new ArrayList<>());
-        for (int size : SIZES) {
-            List<String> row = new ArrayList<>(List.of(sizeLabel(size)));
-            measured.values().forEach(bySize -> row.add(bySize.containsKey(size)
-                    ? String.format("%.2f", bySize.get(size)[0] / 1e6) : "n/a"));
-            table.row(row.toArray(String[]::new));
-        }
-        result.table(table);
-
-        Chart fig8 = Chart.of("crosstalk-fig8.png", "Figure 8. Time to assemble a request: alone vs with secondary 2 KB streams"
-                + " (plain JacORB)", "message size (bytes)", "assembly time (ms, median)", true);
-        Chart fig9 = Chart.of("crosstalk-fig9.png", "Figure 9. Time to assemble a request with one 2 KB stream, I-RMI weights"
-                + " for the large stream", "message size (bytes)", "assembly time (ms, median)", true);
-        Chart many = Chart.of("crosstalk-many.png", "Assembly time with " + MANY_STREAMS + " secondary streams: plain vs I-RMI "
-                + GOAL_WEIGHT + "x", "message size (bytes)", "assembly time (ms, median)", true);
-        measured.forEach((c, bySize) -> {
-            double[] x = bySize.keySet().stream().mapToDouble(Integer::doubleValue).toArray();
-            double[] y = bySize.values().stream().mapToDouble(v -> v[0] / 1e6).toArray();
-            if (c.orb() == OrbKind.PLAIN) {
-                fig8.line(c.label(), x, y);
-            }
-            if (c.orb() == OrbKind.IRMI && c.streams() <= 1) {
-                fig9.line(c.label(), x, y);
-            }
-            if (c.streams() == MANY_STREAMS || c.streams() == 0) {
-                many.line(c.label(), x, y);
-            }
-        });
-        result.chart(fig8).chart(fig9).chart(many);
-
-        Case plainAlone = find(measured, OrbKind.PLAIN, 0, 0);
-        Case irmiAlone = find(measured, OrbKind.IRMI, GOAL_WEIGHT, 0);
-        for (int streams : new int[] {1, MANY_STREAMS}) {
-            String description = "large-message (>= 1 MB) assembly with " + streams + " secondary stream" + (streams > 1 ? "s" : "")
-                    + " <= 1.2x alone (I-RMI " + GOAL_WEIGHT + "x)";
-            double plainRatio = worstRatio(measured, plainAlone, find(measured, OrbKind.PLAIN, 0, streams));
-            result.figure("plain.ratio." + streams + "streams", plainRatio);
-            result.figure("plain.totalRatio." + streams + "streams",
-                    totalRatio(measured, plainAlone, find(measured, OrbKind.PLAIN, 0, streams)));
-            Case irmiCase = find(measured, OrbKind.IRMI, GOAL_WEIGHT, streams);
-            if (irmiCase == null || irmiAlone == null) {
-                result.goal(new Goal(name(), description, String.format("%.2fx", plainRatio), "not run", false));
-                continue;
-            }
-            double irmiRatio = worstRatio(measured, irmiAlone, irmiCase);
-            result.figure("irmi.ratio." + streams + "streams", irmiRatio);
-            result.figure("irmi.totalRatio." + streams + "streams", totalRatio(measured, irmiAlone, irmiCase));
-            result.goal(new Goal(name(), description, String.format("%.2fx", plainRatio), String.format("%.2fx", irmiRatio),
-                    irmiRatio <= 1.2));
-        }
-        result.note("Ratios are the worst, over message sizes of 1 MB and more, of the median assembly time with the"
-                + " secondary streams to the median alone on the same ORB. Assembly time runs from the client's"
-                + " System.nanoTime() stamp, taken just before it marshals the request, to the servant's dispatch.");
-    }
-
-    private static Case find(Map<Case, Map<Integer, long[]>> measured, OrbKind orb, int weight, int streams) {
-        for (Case c : measured.keySet()) {
-            if (c.orb() == orb && c.streams() == streams && (orb == OrbKind.PLAIN || c.weight() == weight)) {
-                return c;
-            }
-        }
-        return null;
-    }
-
-    /**
-     * The summed median assembly times over the sizes of 1 MB and more, with the secondary streams,
-     * over the same sum alone: one figure per case that a single noisy size cannot swing.
-     */
-    private static double totalRatio(Map<Case, Map<Integer, long[]>> measured, Case alone, Case loaded) {
-        if (alone == null || loaded == null) {
-            return Double.NaN;
-        }
-        double sumAlone = 0;
-        double sumLoaded = 0;
-        for (int size : SIZES) {
-            long[] a = measured.get(alone).get(size);
-            long[] b = measured.get(loaded).get(size);
-            if (size >= GOAL_MIN_BYTES && a != null && b != null) {
-                sumAlone += a[0];
-                sumLoaded += b[0];
-            }
-        }
-        return sumAlone > 0 ? sumLoaded / sumAlone : Double.NaN;
-    }
-
-    private static double worstRatio(Map<Case, Map<Integer, long[]>> measured, Case alone, Case loaded) {
-        if (alone == null || loaded == null) {
-            return Double.NaN;
-        }
-        double worst = Double.NaN;
-        for (int size : SIZES) {
-            long[] a = measured.get(alone).get(size);
-            long[] b = measured.get(loaded).get(size);
-            if (size >= GOAL_MIN_BYTES && a != null && b != null && a[0] > 0) {
-                double ratio = b[0] / (double) a[0];
-                worst = Double.isNaN(worst) ? ratio : Math.max(worst, ratio);
-            }
-        }
-        return worst;
-    }
-
-    static String sizeLabel(int bytes) {
-        return bytes >= 1 << 20 ? (bytes >> 20) + " MB" : (bytes >> 10) + " KB";
+                "trial,case,orb,weight,secondary_streams,bytes,median_nanos,mean_nanos,p90_nanos", lines);
     }
 }

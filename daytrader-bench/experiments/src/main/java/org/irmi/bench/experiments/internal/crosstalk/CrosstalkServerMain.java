@@ -5,6 +5,7 @@ import java.util.concurrent.atomic.AtomicLong;
 
 import org.irmi.bench.experiments.internal.corba.NodeServant;
 import org.irmi.bench.experiments.internal.corba.Roles;
+import org.irmi.orb.IrmiORB;
 import org.omg.CORBA.ORB;
 import org.omg.CORBA.Policy;
 import org.omg.PortableServer.IdAssignmentPolicyValue;
@@ -13,8 +14,11 @@ import org.omg.PortableServer.POAHelper;
 
 /**
  * The crosstalk server: serves {@code putBulk} (the large stream) and {@code putSmall} (the 2 KB
- * secondary streams) and answers each with the time from the client's stamp to dispatch. The
- * parent picks the ORB (plain JacORB or I-RMI with a weight in its SLA) with {@code -D} options.
+ * secondary streams). A {@code putBulk} is answered with the time its request took to assemble at
+ * the IIOP level ({@link AssemblyClock}): plain JacORB's reader threads are watched by
+ * {@link TimingServerSocketFactory} (which the parent sets for plain runs), I-RMI's selector
+ * thread by its message assembly listener. The parent picks the ORB (plain JacORB or I-RMI with a
+ * weight in its SLA) with {@code -D} options.
  *
  * <p>Prints {@code STAT <wallMillis> <bulkCalls> <smallCalls>} every {@code statMillis}.
  */
@@ -26,12 +30,20 @@ public final class CrosstalkServerMain {
     public static void main(String[] args) throws Exception {
         long statMillis = Long.parseLong(args[0]);
         ORB orb = Roles.startOrb(new String[0]);
+        if (orb instanceof IrmiORB irmi) {
+            irmi.hooks().setMessageAssemblyListener((connection, bytes, firstByteNanos, completeNanos) ->
+                    AssemblyClock.record(bytes, completeNanos - firstByteNanos));
+        }
         AtomicLong bulk = new AtomicLong();
         AtomicLong small = new AtomicLong();
         java.util.function.Supplier<NodeServant> servants = () -> new NodeServant() {
             @Override
             protected long put(String operation, long assembledNanos, byte[] data) {
-                (operation.equals("putBulk") ? bulk : small).incrementAndGet();
+                if (operation.equals("putBulk")) {
+                    bulk.incrementAndGet();
+                    return AssemblyClock.latestLargeNanos(data.length);
+                }
+                small.incrementAndGet();
                 return assembledNanos;
             }
         };

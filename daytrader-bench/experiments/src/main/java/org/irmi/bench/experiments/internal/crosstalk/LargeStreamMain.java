@@ -8,10 +8,9 @@ import org.omg.CORBA.ORB;
 
 /**
  * The crosstalk experiment's main stream: for each message size, {@code warmup} unmeasured then
- * {@code reps} measured {@code putBulk} calls, one at a time. The client stamps
- * {@code System.nanoTime()} (CLOCK_MONOTONIC, shared by all processes of one Linux machine) into
- * the request just before marshalling it; the servant returns now - stamp on dispatch. That is the
- * time to marshal, send, read and assemble the request, measured identically on every ORB.
+ * {@code reps} measured {@code putBulk} calls, one at a time. Each reply carries the time the
+ * server took to assemble that request at the IIOP level, from the read of its first byte to the
+ * read of its last ({@link AssemblyClock}); the client's own marshalling is not in it.
  *
  * <p>Prints {@code RESULT <bytes> <medianNanos> <meanNanos> <p90Nanos>} per size, then {@code DONE}.
  *
@@ -43,6 +42,10 @@ public final class LargeStreamMain {
             long[] nanos = new long[reps];
             for (int i = 0; i < reps && !Roles.stopping(); i++) {
                 nanos[i] = server.put("putBulk", System.nanoTime(), data);
+                if (nanos[i] < 0) {
+                    throw new IllegalStateException("the server recorded no assembly time for a " + size
+                            + "-byte request: its ORB's reader was not watched (see AssemblyClock)");
+                }
             }
             Arrays.sort(nanos);
             long mean = (long) Arrays.stream(nanos).average().orElse(0);

@@ -2,73 +2,91 @@ package org.irmi.bench.experiments.internal.poison;
 
 import java.util.ArrayList;
 import java.util.List;
+import java.util.function.ToDoubleFunction;
 
+import org.irmi.bench.experiments.Bound;
 import org.irmi.bench.experiments.Chart;
 import org.irmi.bench.experiments.ExperimentResult;
 import org.irmi.bench.experiments.Goal;
+import org.irmi.bench.experiments.Harm;
 import org.irmi.bench.experiments.RunContext;
+import org.irmi.bench.experiments.Spread;
 import org.irmi.bench.experiments.Table;
-import org.irmi.bench.experiments.internal.OrbKind;
 
-/** Turns the poison experiment's runs into its table, charts (Figures 6-7 and throughput) and goals. */
+/**
+ * Turns the poison trials into the per-trial table, the charts (Figures 6-7 and throughput, from
+ * each cell's first trial) and the goals, each built from the per-trial values of its variant.
+ */
 final class PoisonReport {
 
     private PoisonReport() {
     }
 
-    static void write(RunContext context, ExperimentResult result, List<PoisonExperiment.Run> runs) {
-        Table table = Table.of("Backend throughput of normal operations (calls/s) and poison identification",
-                "Load", "ORB", "Steady (calls/s)", "Episode 1 (% of steady)", "Later episodes (% of steady)",
+    static void write(RunContext context, ExperimentResult result, List<PoisonRun> runs, PoisonExperiment.Pinning pinning) {
+        Table table = Table.of("Backend throughput of normal operations and poison identification, per trial",
+                "Load", "Variant", "Trial", "Steady (calls/s)", "Episodes (% of the 3 s before)", "Later episodes (%)",
                 "After (% of steady)", "Poison calls rejected", "Identified in episode", "Time to identify (s)",
-                "False positives (normal ops failed)", "Audit problems");
+                "False positives", "httperf 2xx/4xx/5xx", "Audit problems", "Load avg");
         List<String> csv = new ArrayList<>();
-        for (PoisonExperiment.Run run : runs) {
-            long rejected = run.episodes().stream().filter(PoisonExperiment.Call::rejected).count();
+        for (PoisonRun run : runs) {
+            List<String> perEpisode = new ArrayList<>();
+            for (int k = 0; k < run.episodes().size(); k++) {
+                perEpisode.add(fmt(run.episodePercent(k)));
+            }
             int identified = run.identifiedInEpisode();
-            table.row(run.mix().name(), run.orb().label(), fmt(run.steady()), fmt(run.episodePercent(0)),
-                    fmt(run.laterEpisodesPercent()), fmt(run.afterPercent()), rejected + " of " + run.episodes().size(),
-                    identified == 0 ? "never" : String.valueOf(identified),
+            long[] h = run.httperfReplies();
+            table.row(run.mix().name(), run.variant().label(), String.valueOf(run.rep()), fmt(run.steady()),
+                    String.join(" / ", perEpisode), fmt(run.laterEpisodesPercent()), fmt(run.afterPercent()),
+                    run.rejectedCalls() + " of " + run.episodes().size(), identified == 0 ? "never" : String.valueOf(identified),
                     Double.isNaN(run.secondsToIdentify()) ? "-" : String.format("%.1f", run.secondsToIdentify()),
-                    String.valueOf(run.falsePositives()), run.auditProblems() < 0 ? "audit failed" : String.valueOf(run.auditProblems()));
+                    String.valueOf(run.falsePositives()), h[0] < 0 ? "no report" : h[0] + "/" + h[1] + "/" + h[2],
+                    run.auditProblems() < 0 ? "audit failed" : String.valueOf(run.auditProblems()), fmt(run.loadAverage()));
             if (run.falsePositives() > 0) {
-                result.note(run.mix().name() + " on " + run.orb().label() + ": failed normal operations: backend "
-                        + PoisonExperiment.describeErrors(run.backend().errorsByOperation()) + ", web tier "
-                        + PoisonExperiment.describeErrors(run.web().errorsByOperation()));
+                result.note(run.label() + ": failed normal operations: backend " + describe(run.backend()) + ", web tier "
+                        + describe(run.web()));
             }
             if (run.audit() == null) {
-                result.note(run.mix().name() + " on " + run.orb().label() + ": the consistency audit COULD NOT RUN: " + run.auditError());
+                result.note(run.label() + ": the consistency audit COULD NOT RUN: " + run.auditError());
             } else if (!run.audit().isConsistent()) {
-                result.note(run.mix().name() + " on " + run.orb().label() + ": the consistency audit FOUND PROBLEMS: " + run.audit());
+                result.note(run.label() + ": the consistency audit FOUND PROBLEMS: " + run.audit());
             }
-            result.note(run.mix().name() + " on " + run.orb().label() + ": 1-minute load average at the start "
-                    + String.format("%.1f", run.loadAverage()) + ".");
             for (PoisonExperiment.Call call : run.episodes()) {
-                csv.add(String.format("%s,%s,%.3f,%.3f,%d", run.mix().name(), run.orb().name().toLowerCase(),
-                        (call.startMillis() / 1000.0 - run.loadStartSecond()), (call.endMillis() - call.startMillis()) / 1000.0,
+                csv.add(String.format("%s,%s,%d,%.3f,%.3f,%d", run.mix().name(), run.variant().key(), run.rep(),
+                        call.startMillis() / 1000.0 - run.loadStartSecond(), (call.endMillis() - call.startMillis()) / 1000.0,
                         call.status()));
             }
         }
-        context.writeCsv("poison-episodes.csv", "load,orb,start_s,duration_s,http_status", csv);
+        context.writeCsv("poison-episodes.csv", "load,variant,trial,start_s,duration_s,http_status", csv);
         result.table(table);
-        result.note("Throughput counts the normal DayTrader operations the backend executed per second (the poison"
-                + " operation excluded). Episode k is the " + PoisonExperiment.POISON_MILLIS / 1000 + " s from the k-th poison"
-                + " call; its throughput is given in % of the " + PoisonExperiment.BASELINE_SECONDS + " s just before it (a local"
-                + " baseline: warm-up and other processes' load cancel out). 'After' is in % of the steady phase. The first episode cannot be protected by a filter that acts before dispatch (the call is already"
-                + " running when it is identified), so the throughput goal is read on the later episodes; episode 1 is shown.");
-        result.note("Time to identify: from the first poison call to the first rejected probe (a 1 ms poison call every "
-                + PoisonExperiment.PROBE_PERIOD_MILLIS + " ms).");
+        result.note("Throughput counts the normal DayTrader operations the backend executed per second (the poison excluded)."
+                + " Episode k is the " + PoisonExperiment.POISON_MILLIS / 1000 + " s from the k-th poison call, in % of the "
+                + PoisonRun.BASELINE_SECONDS + " s just before it. 'Later episodes' is the mean over the episodes after the"
+                + " first: a filter before dispatch cannot stop the call that is running when it is identified.");
+        result.note("Identified in episode k: the last episode started before the first rejected probe (a 1 ms poison call every "
+                + PoisonTrial.PROBE_PERIOD_MILLIS + " ms between episodes, from " + PoisonTrial.PROBE_DELAY_MILLIS / 1000.0
+                + " s after a call returns) or before the first rejected poison call. False positives: normal operations that"
+                + " failed on either tier. The SLA's neverFilter lists only login, logout, buy and sell.");
+        result.note("Backend conditions, for every variant: " + String.join(" ", PoisonExperiment.BACKEND_JVM)
+                + (pinning.backendCpus() == null ? ", not pinned" : ", pinned to CPU " + pinning.backendCpus()
+                + " (taskset), web tier and httperf on CPU " + pinning.clientCpus()) + ". httperf replays sessions generated from"
+                + " DayTrader's standard mix, one page per request (--wsesslog).");
+        charts(result, runs);
+        goals(result, runs);
+    }
 
+    private static void charts(ExperimentResult result, List<PoisonRun> runs) {
         for (String mix : runs.stream().map(r -> r.mix().name()).distinct().toList()) {
-            Chart tput = Chart.of("poison-" + mix + "-throughput.png", "Backend throughput, " + mix + " load (poison at "
-                    + episodeTimes(runs, mix) + ")", "time (s)", "normal calls/s", false);
+            List<PoisonRun> first = runs.stream().filter(r -> r.mix().name().equals(mix) && r.rep() == 1).toList();
+            if (first.isEmpty()) {
+                continue;
+            }
+            Chart tput = Chart.of("poison-" + mix + "-throughput.png", "Backend throughput, " + mix + " load, trial 1",
+                    "time (s)", "normal calls/s", false);
             Chart fig6 = Chart.of("poison-" + mix + "-fig6-exec-time.png", "Figure 6. Average call execution time, " + mix
-                    + " load", "time (s)", "ms/call", false);
+                    + " load, trial 1", "time (s)", "ms/call", false);
             Chart fig7 = Chart.of("poison-" + mix + "-fig7-gc.png", "Figure 7. Garbage collection frequency at the backend, "
-                    + mix + " load", "time (s)", "GCs/s", false);
-            for (PoisonExperiment.Run run : runs) {
-                if (!run.mix().name().equals(mix)) {
-                    continue;
-                }
+                    + mix + " load, trial 1", "time (s)", "GCs/s", false);
+            for (PoisonRun run : first) {
                 List<BackendSeries.Second> seconds = run.backend().between(run.loadStartSecond(), Long.MAX_VALUE);
                 double[] x = new double[seconds.size()];
                 double[] t = new double[seconds.size()];
@@ -81,95 +99,87 @@ final class PoisonReport {
                     e[i] = s.normalMeanMillis();
                     g[i] = s.gcCount();
                 }
-                tput.line(run.orb().label(), x, t);
-                fig6.line(run.orb().label(), x, e);
-                fig7.line(run.orb().label(), x, g);
-            }
-            for (PoisonExperiment.Run run : runs) {
-                if (run.mix().name().equals(mix) && run.orb() == OrbKind.PLAIN) {
+                tput.line(run.variant().label(), x, t);
+                fig6.line(run.variant().label(), x, e);
+                fig7.line(run.variant().label(), x, g);
+                if (run.variant() == Variant.PLAIN) {
                     for (PoisonExperiment.Call call : run.episodes()) {
-                        double x = call.startMillis() / 1000.0 - run.loadStartSecond();
-                        tput.marker("poison call (plain run)", x);
-                        fig6.marker("poison call (plain run)", x);
-                        fig7.marker("poison call (plain run)", x);
+                        double at = call.startMillis() / 1000.0 - run.loadStartSecond();
+                        tput.marker("poison call (plain run)", at);
+                        fig6.marker("poison call (plain run)", at);
+                        fig7.marker("poison call (plain run)", at);
                     }
                 }
             }
             result.chart(tput).chart(fig6).chart(fig7);
         }
-
-        goals(result, runs);
     }
 
-    /** Poison calls answered with a rejection instead of running, over the runs. */
-    private static double rejectedCalls(List<PoisonExperiment.Run> runs) {
-        return runs.stream().mapToLong(r -> r.episodes().stream().filter(PoisonExperiment.Call::rejected).count()).sum();
-    }
-
-    private static String episodeTimes(List<PoisonExperiment.Run> runs, String mix) {
-        for (PoisonExperiment.Run run : runs) {
-            if (run.mix().name().equals(mix)) {
-                List<String> times = new ArrayList<>();
-                run.episodes().forEach(c -> times.add(String.valueOf(c.startMillis() / 1000 - run.loadStartSecond())));
-                return "t = " + String.join(", ", times) + " s";
+    private static void goals(ExperimentResult result, List<PoisonRun> runs) {
+        for (PoisonExperiment.Mix mix : List.of(PoisonExperiment.HEAVY, PoisonExperiment.PAPER)) {
+            List<PoisonRun> plain = of(runs, mix, Variant.PLAIN);
+            if (plain.isEmpty()) {
+                continue;
+            }
+            List<PoisonRun> cost = of(runs, mix, Variant.COST);
+            List<PoisonRun> setDiff = of(runs, mix, Variant.SET_DIFFERENCE);
+            Spread plainLater = spread(plain, PoisonRun::laterEpisodesPercent);
+            Harm drop = new Harm("normal throughput during the later poison episodes on plain JacORB, % of the 3 s before"
+                    + " (a drop of at least 50%)", plainLater, Bound.atMost(50));
+            String m = mix.name();
+            result.figure("plain." + m + ".laterEpisodesPercent", plainLater.median());
+            result.figure("plain." + m + ".allEpisodesPercent", spread(plain, PoisonRun::allEpisodesPercent).median());
+            if (!cost.isEmpty()) {
+                Spread costLater = spread(cost, PoisonRun::laterEpisodesPercent);
+                result.figure("cost." + m + ".laterEpisodesPercent", costLater.median());
+                result.goal(new Goal("poison", "later-episodes-throughput-" + m, "normal throughput during later poison"
+                        + " episodes, " + m + " load, I-RMI (cost attribution), % of the 3 s before", "%.0f%%", plainLater,
+                        costLater, Bound.atLeast(90), drop));
+                result.goal(new Goal("poison", "identified-episode-cost-" + m, "episode after which I-RMI (cost attribution)"
+                        + " rejects the poison, " + m + " load", "%.0f", null, spread(cost, PoisonRun::identifiedFigure),
+                        Bound.atMost(1), drop));
+            }
+            if (!setDiff.isEmpty()) {
+                result.figure("setdiff." + m + ".laterEpisodesPercent", spread(setDiff, PoisonRun::laterEpisodesPercent).median());
+                result.goal(new Goal("poison", "identified-episode-set-difference-" + m, "episode after which I-RMI (S1 - S2"
+                        + " set difference, attribution off) rejects the poison, " + m + " load", "%.0f", null,
+                        spread(setDiff, PoisonRun::identifiedFigure), Bound.atMost(3), drop));
             }
         }
-        return "";
+        List<PoisonRun> plain = runs.stream().filter(r -> r.variant() == Variant.PLAIN).toList();
+        List<PoisonRun> irmi = runs.stream().filter(r -> r.variant() != Variant.PLAIN).toList();
+        result.figure("plain.poisonCallsRejected", plain.stream().mapToLong(PoisonRun::rejectedCalls).sum());
+        result.figure("irmi.poisonCallsRejected", irmi.isEmpty() ? Double.NaN : irmi.stream().mapToLong(PoisonRun::rejectedCalls).sum());
+        result.figure("irmi.falsePositives", irmi.isEmpty() ? Double.NaN : irmi.stream().mapToLong(PoisonRun::falsePositives).sum());
+        result.figure("plain.auditProblems", sumOrNaN(plain));
+        result.figure("irmi.auditProblems", irmi.isEmpty() ? Double.NaN : sumOrNaN(irmi));
+        result.goal(new Goal("poison", "false-positives", "normal operations failed on I-RMI per trial (neverFilter: login,"
+                + " logout, buy, sell only)", "%.0f", spread(plain, r -> (double) r.falsePositives()),
+                irmi.isEmpty() ? null : spread(irmi, r -> (double) r.falsePositives()), Bound.atMost(0), null));
+        result.goal(new Goal("poison", "audit", "DayTrader consistency audit problems after each trial", "%.0f",
+                spread(plain, PoisonRun::auditFigure), irmi.isEmpty() ? null : spread(irmi, PoisonRun::auditFigure),
+                Bound.atMost(0), null));
     }
 
-    private static void goals(ExperimentResult result, List<PoisonExperiment.Run> runs) {
-        List<PoisonExperiment.Run> plain = runs.stream().filter(r -> r.orb() == OrbKind.PLAIN).toList();
-        List<PoisonExperiment.Run> irmi = runs.stream().filter(r -> r.orb() == OrbKind.IRMI).toList();
-        double plainWorst = plain.stream().mapToDouble(PoisonExperiment.Run::laterEpisodesPercent).min().orElse(Double.NaN);
-        double irmiWorst = irmi.stream().mapToDouble(PoisonExperiment.Run::laterEpisodesPercent).min().orElse(Double.NaN);
-        result.figure("plain.throughputDuringLaterEpisodesPercent", plainWorst);
-        result.figure("irmi.throughputDuringLaterEpisodesPercent", irmiWorst);
-        result.figure("plain.auditProblems", auditFigure(plain));
-        result.figure("irmi.auditProblems", irmi.isEmpty() ? Double.NaN : auditFigure(irmi));
-        result.figure("plain.poisonCallsRejected", rejectedCalls(plain));
-        result.figure("irmi.poisonCallsRejected", irmi.isEmpty() ? Double.NaN : rejectedCalls(irmi));
-        result.figure("irmi.falsePositives", irmi.isEmpty() ? Double.NaN
-                : irmi.stream().mapToLong(PoisonExperiment.Run::falsePositives).sum());
-        String plainEpisode = plain.stream().map(r -> episodeText(r.identifiedInEpisode())).toList().toString();
-        if (irmi.isEmpty()) {
-            result.goal(new Goal("poison", "I-RMI keeps >= 90% of steady throughput during (later) poison episodes",
-                    fmt(plainWorst) + "%", "not run", false));
-            result.goal(new Goal("poison", "I-RMI identifies the poison operation in the first episode", plainEpisode, "not run", false));
-            result.goal(new Goal("poison", "I-RMI filters no normal operation", "-", "not run", false));
-        } else {
-            result.goal(new Goal("poison", "I-RMI keeps >= 90% of steady throughput during (later) poison episodes",
-                    fmt(plainWorst) + "%", fmt(irmiWorst) + "%", !Double.isNaN(irmiWorst) && irmiWorst >= 90));
-            boolean first = irmi.stream().allMatch(r -> r.identifiedInEpisode() == 1);
-            result.goal(new Goal("poison", "I-RMI identifies the poison operation in the first episode", plainEpisode,
-                    irmi.stream().map(r -> episodeText(r.identifiedInEpisode())).toList().toString(), first));
-            long falsePositives = irmi.stream().mapToLong(PoisonExperiment.Run::falsePositives).sum();
-            result.goal(new Goal("poison", "I-RMI filters no normal operation", "-", falsePositives + " failed",
-                    falsePositives == 0));
-        }
-        result.goal(new Goal("poison", "DayTrader consistency audit after each run finds nothing",
-                auditText(plain), irmi.isEmpty() ? "not run" : auditText(irmi),
-                !irmi.isEmpty() && auditFigure(plain) == 0 && auditFigure(irmi) == 0));
+    private static List<PoisonRun> of(List<PoisonRun> runs, PoisonExperiment.Mix mix, Variant variant) {
+        return runs.stream().filter(r -> r.mix().equals(mix) && r.variant() == variant).toList();
+    }
+
+    private static Spread spread(List<PoisonRun> runs, ToDoubleFunction<PoisonRun> figure) {
+        return Spread.of(runs.stream().map(r -> figure.applyAsDouble(r)).toList());
     }
 
     /** @return the audit problems over the runs, or NaN when an audit could not run */
-    private static double auditFigure(List<PoisonExperiment.Run> runs) {
-        long sum = 0;
-        for (PoisonExperiment.Run run : runs) {
-            if (run.auditProblems() < 0) {
-                return Double.NaN;
-            }
-            sum += run.auditProblems();
+    private static double sumOrNaN(List<PoisonRun> runs) {
+        double sum = 0;
+        for (PoisonRun run : runs) {
+            sum += run.auditFigure();
         }
         return sum;
     }
 
-    private static String auditText(List<PoisonExperiment.Run> runs) {
-        double figure = auditFigure(runs);
-        return Double.isNaN(figure) ? "audit failed" : (long) figure + " problems";
-    }
-
-    private static String episodeText(int episode) {
-        return episode == 0 ? "never" : "episode " + episode;
+    private static String describe(BackendSeries series) {
+        return series.errorsByOperation().isEmpty() ? "none" : series.errorsByOperation().toString();
     }
 
     static String fmt(double value) {

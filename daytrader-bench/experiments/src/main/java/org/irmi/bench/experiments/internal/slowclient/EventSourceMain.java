@@ -2,14 +2,15 @@ package org.irmi.bench.experiments.internal.slowclient;
 
 import java.util.concurrent.locks.LockSupport;
 
-import org.irmi.bench.experiments.internal.corba.BenchObject;
 import org.irmi.bench.experiments.internal.corba.Roles;
 import org.omg.CORBA.ORB;
 
 /**
  * The external event source of the paper's Figure 3: one event of {@code eventBytes} every
- * {@code periodMillis} to the primary. When the primary pushes back (its queue is full) the
- * source falls behind; it catches up at most one second's worth of events.
+ * {@code periodMillis} to the primary, over RMI-IIOP. A push that fails (the primary ran out of
+ * heap while unmarshalling it, say) is counted and the event is lost, as it would be for a source
+ * that does not retry. When the primary's calls slow down the source falls behind; it catches up at
+ * most one second's worth of events.
  *
  * <p>Prints {@code STAT <wallMillis> <sent> <failed>} every {@code statMillis}.
  *
@@ -21,8 +22,8 @@ public final class EventSourceMain {
     }
 
     public static void main(String[] args) throws Exception {
-        ORB orb = Roles.startOrb(new String[0]);
-        BenchObject primary = Roles.resolve(orb, args[0]);
+        ORB orb = RmiRole.startOrb();
+        PrimaryNode primary = RmiRole.connect(orb, args[0], PrimaryNode.class);
         int eventBytes = Integer.parseInt(args[1]);
         long periodNanos = Long.parseLong(args[2]) * 1_000_000;
         long statNanos = Long.parseLong(args[3]) * 1_000_000;
@@ -42,11 +43,11 @@ public final class EventSourceMain {
             }
             // A fresh event each time, as a real source would produce.
             byte[] event = new byte[eventBytes];
-            event[0] = (byte) sent;
+            event[0] = (byte) (sent + failed);
             try {
                 primary.push(now, event);
                 sent++;
-            } catch (RuntimeException e) {
+            } catch (java.rmi.RemoteException | RuntimeException e) {
                 failed++;
             }
             next += periodNanos;

@@ -1,12 +1,13 @@
 package org.irmi.bench.experiments.internal.slowclient;
 
-import org.irmi.bench.experiments.internal.corba.BenchObject;
+import java.util.concurrent.locks.LockSupport;
+
 import org.irmi.bench.experiments.internal.corba.Roles;
 import org.omg.CORBA.ORB;
 
 /**
- * The external client of the paper's Figure 3: calls the primary for its cached object, one call
- * per period, timing each round trip.
+ * The external client of the paper's Figure 3: calls the primary for its cached object over
+ * RMI-IIOP, one call per period, timing each round trip.
  *
  * <p>Prints {@code STAT <wallMillis> <calls> <rttMicrosSum> <errors>} every {@code statMillis}
  * (cumulative), so the parent can average any phase.
@@ -19,8 +20,8 @@ public final class FetchClientMain {
     }
 
     public static void main(String[] args) throws Exception {
-        ORB orb = Roles.startOrb(new String[0]);
-        BenchObject primary = Roles.resolve(orb, args[0]);
+        ORB orb = RmiRole.startOrb();
+        PrimaryNode primary = RmiRole.connect(orb, args[0], PrimaryNode.class);
         long statNanos = Long.parseLong(args[1]) * 1_000_000;
         long periodNanos = Long.parseLong(args[2]) * 1_000_000;
         long nextCall = System.nanoTime();
@@ -32,7 +33,7 @@ public final class FetchClientMain {
         while (!Roles.stopping()) {
             long now = System.nanoTime();
             if (now < nextCall) {
-                java.util.concurrent.locks.LockSupport.parkNanos(Math.min(nextCall - now, statNanos));
+                LockSupport.parkNanos(Math.min(nextCall - now, statNanos));
                 continue;
             }
             // Paced: one call per period, or back to back when a call took longer than that.
@@ -46,7 +47,7 @@ public final class FetchClientMain {
                 bytes += primary.fetch().length;
                 calls++;
                 rttMicros += (System.nanoTime() - start) / 1000;
-            } catch (RuntimeException e) {
+            } catch (java.rmi.RemoteException | RuntimeException e) {
                 errors++;
                 Thread.sleep(10);
             }

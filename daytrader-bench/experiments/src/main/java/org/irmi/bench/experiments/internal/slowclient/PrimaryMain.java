@@ -1,94 +1,113 @@
 package org.irmi.bench.experiments.internal.slowclient;
 
-import java.util.concurrent.ArrayBlockingQueue;
 import java.util.concurrent.BlockingQueue;
+import java.util.concurrent.LinkedBlockingQueue;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicLong;
 
-import org.irmi.bench.experiments.internal.corba.BenchObject;
-import org.irmi.bench.experiments.internal.corba.NodeServant;
 import org.irmi.bench.experiments.internal.corba.Roles;
 import org.omg.CORBA.ORB;
 
 /**
  * The primary server of the paper's Figure 3. Events pushed by the event source are queued; one
- * worker forwards them to the secondary; a client fetches a cached object. Its heap is capped by
- * the parent ({@code -Xmx}), so a queue that builds up turns into garbage collection pressure.
+ * worker forwards them to the secondary; a client fetches a cached object. The queue has no cap
+ * of its own: as in the paper, its only bound is the heap ({@code -Xmx120m}, set by the parent),
+ * so a queue that builds up turns into garbage collection pressure and, once the heap is
+ * exhausted, into {@code OutOfMemoryError}s. Such an error fails the call it happens in (the
+ * source sees a failed push and counts it); this server catches it on its own threads and keeps
+ * serving.
  *
  * <p>Prints {@code STAT <wallMillis> <in> <out> <fetches> <queued> <gcCount> <gcMillis> <heapMb>
- * <forwardErrors> <dropped>}
- * every {@code statMillis}: cumulative counters, read by the parent.
+ * <forwardErrors> <eliminated> <workerOom>} every {@code statMillis}: cumulative counters (queued
+ * and heap are gauges), read by the parent. {@code eliminated} counts forwards whose reply was
+ * the SLA's short-circuit result (0) instead of the secondary's count.
  *
- * <p>Arguments: {@code <secondaryIor> <queueCapacity> <objectBytes> <statMillis>}.
+ * <p>Arguments: {@code <secondaryIor> <objectBytes> <statMillis>}.
  */
 public final class PrimaryMain {
 
     private PrimaryMain() {
     }
 
+    /** The application's servant: push queues, fetch returns the cached object. */
+    public static final class Node implements PrimaryNode {
+        final BlockingQueue<byte[]> queue = new LinkedBlockingQueue<>();
+        final AtomicLong in = new AtomicLong();
+        final AtomicLong fetches = new AtomicLong();
+        private final byte[] cached;
+
+        Node(byte[] cached) {
+            this.cached = cached;
+        }
+
+        @Override
+        public void push(long stampNanos, byte[] event) {
+            queue.add(event);
+            in.incrementAndGet();
+        }
+
+        @Override
+        public byte[] fetch() {
+            fetches.incrementAndGet();
+            return cached;
+        }
+    }
+
     public static void main(String[] args) throws Exception {
         String secondaryIor = args[0];
-        int queueCapacity = Integer.parseInt(args[1]);
-        int objectBytes = Integer.parseInt(args[2]);
-        long statMillis = Long.parseLong(args[3]);
+        int objectBytes = Integer.parseInt(args[1]);
+        long statMillis = Long.parseLong(args[2]);
 
-        ORB orb = Roles.startOrb(new String[0]);
-        BenchObject secondary = Roles.resolve(orb, secondaryIor);
-        BlockingQueue<byte[]> queue = new ArrayBlockingQueue<>(queueCapacity);
-        AtomicLong in = new AtomicLong();
-        AtomicLong out = new AtomicLong();
-        AtomicLong fetches = new AtomicLong();
-        AtomicLong forwardErrors = new AtomicLong();
-        AtomicLong dropped = new AtomicLong();
+        ORB orb = RmiRole.startOrb();
+        SecondaryNode secondary = RmiRole.connect(orb, secondaryIor, SecondaryNode.class);
         byte[] cached = new byte[objectBytes];
         for (int i = 0; i < cached.length; i++) {
             cached[i] = (byte) i;
         }
-
-        Roles.serve(orb, new NodeServant() {
-            @Override
-            protected void push(long stampNanos, byte[] data) {
-                in.incrementAndGet();
-                // A full queue drops the event (a lossy event feed), so the source keeps its
-                // rate and the queue's memory stays capped: the pressure is a heap nearly full
-                // of queued events, not an out-of-memory error.
-                if (!queue.offer(data)) {
-                    dropped.incrementAndGet();
-                }
-            }
-
-            @Override
-            protected byte[] fetch() {
-                fetches.incrementAndGet();
-                return cached;
-            }
-        });
+        Node node = new Node(cached);
+        AtomicLong out = new AtomicLong();
+        AtomicLong forwardErrors = new AtomicLong();
+        AtomicLong eliminated = new AtomicLong();
+        AtomicLong workerOom = new AtomicLong();
+        RmiRole.serve(orb, node);
 
         Thread worker = new Thread(() -> {
             while (!Roles.stopping()) {
+                byte[] event;
                 try {
-                    byte[] event = queue.poll(100, TimeUnit.MILLISECONDS);
-                    if (event == null) {
-                        continue;
-                    }
-                    secondary.forward(System.nanoTime(), event);
-                    out.incrementAndGet();
+                    event = node.queue.poll(100, TimeUnit.MILLISECONDS);
                 } catch (InterruptedException e) {
                     return;
-                } catch (RuntimeException e) {
+                }
+                if (event == null) {
+                    continue;
+                }
+                try {
+                    if (secondary.forward(System.nanoTime(), event) == 0) {
+                        eliminated.incrementAndGet();
+                    }
+                } catch (java.rmi.RemoteException | RuntimeException e) {
                     // A rejected or failed forward is the application's to handle; count it and go on.
                     forwardErrors.incrementAndGet();
-                    out.incrementAndGet();
+                } catch (OutOfMemoryError e) {
+                    // Marshalling the event needed memory the queue holds: this event is lost, the worker goes on.
+                    workerOom.incrementAndGet();
                 }
+                out.incrementAndGet();
             }
         }, "forward-worker");
         worker.setDaemon(true);
         worker.start();
 
         while (!Roles.stopping()) {
-            Roles.report("STAT " + System.currentTimeMillis() + " " + in.get() + " " + out.get() + " "
-                    + fetches.get() + " " + queue.size() + " " + JvmStats.gcCount() + " " + JvmStats.gcMillis()
-                    + " " + JvmStats.heapUsedMb() + " " + forwardErrors.get() + " " + dropped.get());
+            try {
+                Roles.report("STAT " + System.currentTimeMillis() + " " + node.in.get() + " " + out.get() + " "
+                        + node.fetches.get() + " " + node.queue.size() + " " + JvmStats.gcCount() + " "
+                        + JvmStats.gcMillis() + " " + JvmStats.heapUsedMb() + " " + forwardErrors.get() + " "
+                        + eliminated.get() + " " + workerOom.get());
+            } catch (OutOfMemoryError e) {
+                // an exhausted heap may refuse even this line; the next one will do
+            }
             Thread.sleep(statMillis);
         }
         Roles.exit(orb);

@@ -2,16 +2,12 @@ package org.irmi.bench.experiments.internal.slowclient;
 
 import java.nio.file.Path;
 import java.util.ArrayList;
-import java.util.LinkedHashMap;
 import java.util.List;
-import java.util.Map;
+import java.util.function.ToDoubleFunction;
 
-import org.irmi.bench.experiments.Chart;
 import org.irmi.bench.experiments.Experiment;
 import org.irmi.bench.experiments.ExperimentResult;
-import org.irmi.bench.experiments.Goal;
 import org.irmi.bench.experiments.RunContext;
-import org.irmi.bench.experiments.Table;
 import org.irmi.bench.experiments.internal.ChildJvm;
 import org.irmi.bench.experiments.internal.Children;
 import org.irmi.bench.experiments.internal.OrbKind;
@@ -21,41 +17,37 @@ import org.irmi.bench.experiments.internal.SlaFiles;
 
 /**
  * The paper's slow-client experiment (section 3.1, Figure 3, Tables 1-2, Figures 4-5), with every
- * node in its own JVM. Each ORB run: warm-up, an unloaded phase, then CPU stress on the
- * secondary's core.
+ * node in its own JVM and every call RMI-IIOP. Each trial: warm-up, an unloaded phase, then CPU
+ * stress on the secondary's core. Trials are interleaved (plain JacORB, I-RMI, plain, I-RMI, ...)
+ * so that a drift of the shared machine falls on both ORBs alike.
  *
  * <p>Keeping the nodes apart on two cores: the primary, the client and the event source are
  * pinned to CPU 0; the secondary and the stress process (8 busy threads, as the paper's
- * {@code stress} run) to CPU 1. The secondary spends a fixed CPU time per event, so with the
- * stress it gets about 1/9 of its core and slows down about nine-fold, while the primary's core
- * is untouched.
+ * {@code stress} run) to CPU 1 (taskset). The secondary spends a fixed CPU time per event, so with
+ * the stress it gets a small share of its core and falls far behind the 100 events/s, while the primary's
+ * core is untouched.
  */
 public final class SlowClientExperiment implements Experiment {
 
     static final int EVENT_BYTES = 512 * 1024;
     static final int EVENT_PERIOD_MILLIS = 10;
     static final int OBJECT_BYTES = 1024 * 1024;
+    /** The paper's primary: "JVM memory was set to max. to 120MB". */
     static final String PRIMARY_HEAP = "-Xmx120m";
+    /**
+     * The collector the JVM picks itself for a process that sees one CPU (taskset), stated so that a
+     * different machine does not change it.
+     */
     static final String PRIMARY_GC = System.getProperty("irmi.slowclient.primaryGc", "-XX:+UseSerialGC");
-    static final int QUEUE_CAPACITY = Integer.getInteger("irmi.slowclient.queue", 150);
+    /** 2 ms an event: 20% of the secondary's core at 100 events/s unloaded; stressed it processed about 12 events/s. */
     static final int SECONDARY_CPU_MICROS_PER_EVENT = Integer.getInteger("irmi.slowclient.cpuMicros", 2000);
     static final int STRESS_THREADS = 8;
     static final int CLIENT_PERIOD_MILLIS = Integer.getInteger("irmi.slowclient.clientPeriodMillis", 20);
     static final int STAT_MILLIS = 250;
     static final String PRIMARY_CPUS = "0";
     static final String SECONDARY_CPUS = "1";
-
-    // Primary STAT columns.
-    static final int P_IN = 1;
-    static final int P_OUT = 2;
-    static final int P_FETCHES = 3;
-    static final int P_QUEUED = 4;
-    static final int P_GC = 5;
-    static final int P_GC_MILLIS = 6;
-    static final int P_DROPPED = 9;
-    // Client STAT columns.
-    static final int C_CALLS = 1;
-    static final int C_RTT_MICROS = 2;
+    /** Where the reroute trial's replica secondary binds itself (slow-client-reroute.yaml's {@code replicas}). */
+    static final String REPLICA_NAME = "irmi/slowclient.replica";
 
     @Override
     public String name() {
@@ -64,121 +56,128 @@ public final class SlowClientExperiment implements Experiment {
 
     @Override
     public ExperimentResult run(RunContext context) throws Exception {
-        long warmupMillis = context.length().millis(5_000, 3_000);
+        // 5 s at every length: the JIT compiles the marshalling paths and the source catches up its start-up backlog.
+        long warmupMillis = context.length().millis(5_000, 5_000);
         long unloadedMillis = context.length().millis(20_000, 4_000);
         long stressedMillis = context.length().millis(40_000, 8_000);
         ExperimentResult result = new ExperimentResult(name(), "Slow client (Figure 3, Tables 1-2, Figures 4-5)");
-        Map<OrbKind, Run> runs = new LinkedHashMap<>();
+        List<Setup> setups = new ArrayList<>();
         for (OrbKind orb : OrbKind.selected()) {
             if (orb == OrbKind.IRMI && !OrbKind.irmiAvailable()) {
                 result.note("I-RMI was not run: " + OrbKind.IRMI_ORB_CLASS + " is not on the class path.");
                 continue;
             }
-            context.say("slow-client on " + orb.label() + ": warm-up " + warmupMillis / 1000 + " s, unloaded "
-                    + unloadedMillis / 1000 + " s, secondary stressed " + stressedMillis / 1000 + " s");
-            runs.put(orb, runOnce(context, orb, warmupMillis, unloadedMillis, stressedMillis));
+            setups.add(orb == OrbKind.PLAIN ? Setup.PLAIN : Setup.IRMI);
         }
-        report(context, result, runs);
+        if (setups.contains(Setup.IRMI) && rerouteWanted(context)) {
+            if (NamingService.available()) {
+                setups.add(Setup.IRMI_REROUTE);
+            } else {
+                result.note("The reroute trial was not run: omniNames is not installed (" + NamingService.EXECUTABLE + ").");
+            }
+        }
+        List<Trial> trials = new ArrayList<>();
+        for (int rep = 1; rep <= context.repetitions(); rep++) {
+            for (Setup setup : setups) {
+                context.say("slow-client trial " + rep + "/" + context.repetitions() + " on " + setup.label() + ": warm-up "
+                        + warmupMillis / 1000 + " s, unloaded " + unloadedMillis / 1000 + " s, secondary stressed "
+                        + stressedMillis / 1000 + " s");
+                Trial trial;
+                try {
+                    trial = runOnce(context, setup, rep, warmupMillis, unloadedMillis, stressedMillis);
+                } catch (IllegalStateException e) {
+                    if (setup != Setup.IRMI_REROUTE) {
+                        throw e;
+                    }
+                    // Beyond the paper and optional: a failed reroute trial (omniNames, the replica) must not cost the goals.
+                    result.note("The reroute trial " + rep + " failed: " + e.getMessage());
+                    continue;
+                }
+                context.say(String.format("  %s: RTT %.1f -> %.1f ms (%.2fx), GCs/100 calls %.1f -> %.1f (%.2fx),"
+                                + " events lost %d, eliminated %d, rerouted %d%s", trial.label(), trial.unloadedRttMillis(),
+                        trial.stressedRttMillis(), trial.rttRatio(), trial.unloadedGcPer100Calls(),
+                        trial.stressedGcPer100Calls(), trial.gcRatio(), trial.eventsLost(), trial.total(Trial.P_ELIMINATED),
+                        trial.rerouted(), trial.invalidReason() == null ? "" : " INVALID: " + trial.invalidReason()));
+                trials.add(trial);
+            }
+        }
+        new SlowClientReport(trials).writeTo(result);
+        for (Setup setup : setups) {
+            String key = setup.key();
+            result.figure(key + ".stressedRttRatio", median(trials, setup, Trial::rttRatio));
+            result.figure(key + ".stressedGcRatio", median(trials, setup, Trial::gcRatio));
+            result.figure(key + ".stressedGcPercent", median(trials, setup, Trial::stressedGcPercent));
+            result.figure(key + ".eventsLost", sum(trials, setup, Trial::eventsLost));
+            result.figure(key + ".forwardsEliminated", sum(trials, setup, t -> t.total(Trial.P_ELIMINATED)));
+            result.figure(key + ".forwardsRerouted", sum(trials, setup, Trial::rerouted));
+            result.figure(key + ".eventsNeverProcessed", sum(trials, setup, Trial::eventsNeverProcessed));
+        }
         return result;
     }
 
-    /** Everything measured in one ORB run, with the wall times that cut its phases. */
-    record Run(OrbKind orb, Samples primary, Samples client, Samples secondary, long origin,
-               long unloadedFrom, long stressFrom, long settledFrom, long end, double loadBefore, double loadAfter) {
-
-        /** Forwards the worker completed that never reached the secondary (short-circuited or failed). */
-        long forwardsNotDelivered() {
-            if (secondary.isEmpty()) {
-                return 0;
-            }
-            long out = primary.rows().get(primary.rows().size() - 1)[P_OUT];
-            long processed = secondary.rows().get(secondary.rows().size() - 1)[1];
-            return Math.max(0, out - processed);
-        }
-
-        double rttMillis(long from, long to) {
-            long calls = client.delta(C_CALLS, from, to);
-            return calls == 0 ? Double.NaN : client.delta(C_RTT_MICROS, from, to) / 1000.0 / calls;
-        }
-
-        double gcPer100Calls(long from, long to) {
-            long calls = primary.delta(P_FETCHES, from, to);
-            return calls == 0 ? Double.NaN : 100.0 * primary.delta(P_GC, from, to) / calls;
-        }
-
-        double gcPercent(long from, long to) {
-            long span = primary.span(from, to);
-            return span == 0 ? Double.NaN : 100.0 * primary.delta(P_GC_MILLIS, from, to) / span;
-        }
-
-        double callsPerSecond(long from, long to) {
-            long span = client.span(from, to);
-            return span == 0 ? Double.NaN : client.delta(C_CALLS, from, to) * 1000.0 / span;
-        }
-
-        double eventsPerSecond(long from, long to) {
-            long span = primary.span(from, to);
-            return span == 0 ? Double.NaN : primary.delta(P_IN, from, to) * 1000.0 / span;
-        }
-
-        /** @return why this run does not show what it should (the load was not applied), or null */
-        String invalidReason() {
-            double unloaded = eventsPerSecond(unloadedFrom, stressFrom);
-            double stressed = eventsPerSecond(settledFrom, end);
-            double nominal = 1000.0 / EVENT_PERIOD_MILLIS;
-            if (!(unloaded >= nominal / 2 && stressed >= nominal / 2)) {
-                return String.format("the primary received %.0f events/s unloaded and %.0f stressed instead of %.0f:"
-                        + " the event source stalled (see logs/), so this run's figures do not show the experiment", unloaded,
-                        stressed, nominal);
-            }
-            if (maxQueued(unloadedFrom, stressFrom) > QUEUE_CAPACITY / 2.0) {
-                return String.format("the queue reached %.0f events before the stress began: the secondary could not keep"
-                        + " up even unloaded (the machine was busy: load average %.1f), so there was no unloaded baseline",
-                        maxQueued(unloadedFrom, stressFrom), loadBefore);
-            }
-            return null;
-        }
-
-        double maxQueued(long from, long to) {
-            long max = 0;
-            for (long[] row : primary.rows()) {
-                if (row[0] >= from && row[0] <= to) {
-                    max = Math.max(max, row[P_QUEUED]);
-                }
-            }
-            return max;
-        }
+    /**
+     * @return whether to add the reroute trial: {@code -Dirmi.slowclient.reroute=true|false}; by default at
+     *     full length only (it adds a third of the run, which --quick and CI cannot afford)
+     */
+    private static boolean rerouteWanted(RunContext context) {
+        String chosen = System.getProperty("irmi.slowclient.reroute");
+        return chosen == null ? context.length() == org.irmi.bench.experiments.RunLength.FULL : Boolean.parseBoolean(chosen);
     }
 
-    private Run runOnce(RunContext context, OrbKind orb, long warmupMillis, long unloadedMillis, long stressedMillis)
-            throws Exception {
-        String tag = "slow-client-" + orb.name().toLowerCase();
-        Path sla = orb == OrbKind.IRMI ? SlaFiles.extract(context.resultsDir(), "slow-client.yaml") : null;
+    private static long sum(List<Trial> trials, Setup setup, java.util.function.ToLongFunction<Trial> figure) {
+        return trials.stream().filter(t -> t.setup() == setup).mapToLong(figure).sum();
+    }
+
+    private static double median(List<Trial> trials, Setup setup, ToDoubleFunction<Trial> figure) {
+        return org.irmi.bench.experiments.Spread.of(trials.stream().filter(t -> t.setup() == setup)
+                .map(t -> figure.applyAsDouble(t)).toList()).median();
+    }
+
+    private Trial runOnce(RunContext context, Setup setup, int rep, long warmupMillis, long unloadedMillis,
+                          long stressedMillis) throws Exception {
+        String tag = "slow-client-" + setup.key() + "-" + rep;
+        Path sla = setup.sla() == null ? null : SlaFiles.extract(context.resultsDir(), setup.sla());
         ProgressBar bar = new ProgressBar(context.terminal());
-        try (Children children = new Children()) {
+        try (Children children = new Children();
+             NamingService naming = setup.replica() ? NamingService.start(context.logDir().resolve(tag + "-omninames")) : null) {
+            // The secondary, client and source run plain JacORB in every trial: only the primary's ORB changes.
             List<String> base = new ArrayList<>(OrbKind.PLAIN.jvmOptions(null));
             base.add("-Xmx256m");
             ChildJvm secondary = children.add(ChildJvm.start(tag + "-secondary", SECONDARY_CPUS, context.classPath(),
                     base, SecondaryMain.class, List.of(String.valueOf(SECONDARY_CPU_MICROS_PER_EVENT),
                             String.valueOf(STAT_MILLIS)), context.logDir()));
             String secondaryIor = secondary.await("IOR", 30_000);
+            ChildJvm replica = null;
+            List<String> primaryOptions = new ArrayList<>(setup.orb().jvmOptions(sla));
+            if (naming != null) {
+                // The replica stands for another machine; with two cores it can only share the primary's CPU 0
+                // (CPU 1 is the stressed one).
+                replica = children.add(ChildJvm.start(tag + "-replica", PRIMARY_CPUS, context.classPath(), base,
+                        SecondaryMain.class, List.of(String.valueOf(SECONDARY_CPU_MICROS_PER_EVENT), String.valueOf(STAT_MILLIS),
+                                naming.url(), REPLICA_NAME), context.logDir()));
+                replica.await("BOUND", 30_000);
+                primaryOptions.add("-DORBInitRef.NameService=" + naming.url());
+            }
 
-            List<String> primaryOptions = new ArrayList<>(orb.jvmOptions(sla));
             primaryOptions.addAll(List.of(PRIMARY_HEAP, "-Xms120m"));
             primaryOptions.addAll(List.of(PRIMARY_GC.split(" ")));
             ChildJvm primary = children.add(ChildJvm.start(tag + "-primary", PRIMARY_CPUS, context.classPath(),
-                    primaryOptions, PrimaryMain.class, List.of(secondaryIor, String.valueOf(QUEUE_CAPACITY),
-                            String.valueOf(OBJECT_BYTES), String.valueOf(STAT_MILLIS)), context.logDir()));
+                    primaryOptions, PrimaryMain.class, List.of(secondaryIor, String.valueOf(OBJECT_BYTES),
+                            String.valueOf(STAT_MILLIS)), context.logDir()));
             String primaryIor = primary.await("IOR", 30_000);
 
-            ChildJvm client = children.add(ChildJvm.start(tag + "-client", PRIMARY_CPUS, context.classPath(),
-                    base, FetchClientMain.class, List.of(primaryIor, String.valueOf(STAT_MILLIS), String.valueOf(CLIENT_PERIOD_MILLIS)), context.logDir()));
-            ChildJvm source = children.add(ChildJvm.start(tag + "-source", PRIMARY_CPUS, context.classPath(),
-                    base, EventSourceMain.class, List.of(primaryIor, String.valueOf(EVENT_BYTES),
+            ChildJvm client = children.add(ChildJvm.start(tag + "-client", PRIMARY_CPUS, context.classPath(), base,
+                    FetchClientMain.class, List.of(primaryIor, String.valueOf(STAT_MILLIS),
+                            String.valueOf(CLIENT_PERIOD_MILLIS)), context.logDir()));
+            ChildJvm source = children.add(ChildJvm.start(tag + "-source", PRIMARY_CPUS, context.classPath(), base,
+                    EventSourceMain.class, List.of(primaryIor, String.valueOf(EVENT_BYTES),
                             String.valueOf(EVENT_PERIOD_MILLIS), String.valueOf(STAT_MILLIS)), context.logDir()));
+            // The warm-up starts once the source and the client are calling (their JVMs take seconds to start).
+            source.await("STAT", 30_000);
+            client.await("STAT", 30_000);
             long origin = System.currentTimeMillis();
             double loadBefore = RunContext.loadAverage();
-            String label = orb.label();
+            String label = setup.label() + " #" + rep;
             phase(bar, children, label + " warm-up", warmupMillis);
             long unloadedFrom = System.currentTimeMillis();
             phase(bar, children, label + " unloaded", unloadedMillis);
@@ -194,16 +193,21 @@ public final class SlowClientExperiment implements Experiment {
             source.stop(3000);
             primary.stop(3000);
             secondary.stop(3000);
+            if (replica != null) {
+                replica.stop(3000);
+            }
             long settledFrom = stressFrom + stressedMillis / 4;
-            Run run = new Run(orb, Samples.parse(primary.linesWith("STAT")), Samples.parse(client.linesWith("STAT")),
-                    Samples.parse(secondary.linesWith("STAT")), origin, unloadedFrom, stressFrom, settledFrom, end,
+            Trial trial = new Trial(setup, rep, Samples.parse(primary.linesWith("STAT")),
+                    Samples.parse(client.linesWith("STAT")), Samples.parse(secondary.linesWith("STAT")),
+                    Samples.parse(replica == null ? List.of() : replica.linesWith("STAT")),
+                    Samples.parse(source.linesWith("STAT")), origin, unloadedFrom, stressFrom, settledFrom, end,
                     loadBefore, loadAfter);
-            if (run.primary().isEmpty() || run.client().isEmpty()) {
+            if (trial.primary().isEmpty() || trial.client().isEmpty()) {
                 throw new IllegalStateException("slow-client on " + label + ": no samples from the primary or the client; see "
                         + context.logDir());
             }
-            writeCsv(context, tag, run);
-            return run;
+            SlowClientReport.writeCsv(context, tag, trial);
+            return trial;
         }
     }
 
@@ -213,134 +217,5 @@ public final class SlowClientExperiment implements Experiment {
         if (dead != null) {
             throw new IllegalStateException(dead.name() + " died during '" + label + "'. Last output:\n" + dead.tail(20));
         }
-    }
-
-    private static void writeCsv(RunContext context, String tag, Run run) {
-        List<String> lines = new ArrayList<>();
-        for (long[] row : run.primary().rows()) {
-            lines.add(String.format("%.3f,%d,%d,%d,%d,%d,%d,%d,%d,%d", (row[0] - run.origin()) / 1000.0,
-                    row[1], row[2], row[3], row[4], row[5], row[6], row[7], row[8], row[9]));
-        }
-        context.writeCsv(tag + "-primary.csv",
-                "t_s,events_in,forwards_out,fetches,queued,gc_count,gc_millis,heap_used_mb,forward_errors,events_dropped", lines);
-        lines = new ArrayList<>();
-        for (long[] row : run.client().rows()) {
-            lines.add(String.format("%.3f,%d,%d,%d", (row[0] - run.origin()) / 1000.0, row[1], row[2], row[3]));
-        }
-        context.writeCsv(tag + "-client.csv", "t_s,calls,rtt_micros_sum,errors", lines);
-        lines = new ArrayList<>();
-        lines.add(String.format("unloaded_from_s,%.3f", (run.unloadedFrom() - run.origin()) / 1000.0));
-        lines.add(String.format("stress_from_s,%.3f", (run.stressFrom() - run.origin()) / 1000.0));
-        lines.add(String.format("settled_from_s,%.3f", (run.settledFrom() - run.origin()) / 1000.0));
-        lines.add(String.format("end_s,%.3f", (run.end() - run.origin()) / 1000.0));
-        context.writeCsv(tag + "-phases.csv", "phase,t_s", lines);
-    }
-
-    private void report(RunContext context, ExperimentResult result, Map<OrbKind, Run> runs) {
-        Run plain = runs.get(OrbKind.PLAIN);
-        Run irmi = runs.get(OrbKind.IRMI);
-        Table table1 = Table.of("Table 1. Average round trip time for client calls (ms/call)",
-                "Scenario", "Primary's ORB", "Avg RTT (ms)", "Client calls/s", "Events in/s", "Max queued events", "Paper");
-        Table table2 = Table.of("Table 2. Primary server garbage collections per 100 client calls",
-                "Scenario", "Primary's ORB", "GCs per 100 calls", "GC time (% of phase)", "Paper");
-        for (Run run : runs.values()) {
-            boolean isPlain = run.orb() == OrbKind.PLAIN;
-            table1.row("Unloaded secondary", run.orb().label(), fmt(run.rttMillis(run.unloadedFrom(), run.stressFrom())),
-                    fmt(run.callsPerSecond(run.unloadedFrom(), run.stressFrom())),
-                    fmt(run.eventsPerSecond(run.unloadedFrom(), run.stressFrom())),
-                    fmt(run.maxQueued(run.unloadedFrom(), run.stressFrom())), isPlain ? "35" : "-");
-            table1.row("Secondary stress loaded", run.orb().label(), fmt(run.rttMillis(run.settledFrom(), run.end())),
-                    fmt(run.callsPerSecond(run.settledFrom(), run.end())),
-                    fmt(run.eventsPerSecond(run.settledFrom(), run.end())),
-                    fmt(run.maxQueued(run.settledFrom(), run.end())), isPlain ? "80" : "35");
-            table2.row("Unloaded secondary", run.orb().label(), fmt(run.gcPer100Calls(run.unloadedFrom(), run.stressFrom())),
-                    fmt(run.gcPercent(run.unloadedFrom(), run.stressFrom())), isPlain ? "6" : "-");
-            table2.row("Secondary stress loaded", run.orb().label(), fmt(run.gcPer100Calls(run.settledFrom(), run.end())),
-                    fmt(run.gcPercent(run.settledFrom(), run.end())), isPlain ? "102" : "-");
-        }
-        for (Run run : runs.values()) {
-            if (run.invalidReason() != null) {
-                result.note("INVALID RUN on " + run.orb().label() + ": " + run.invalidReason() + ".");
-            }
-        }
-        result.table(table1).table(table2);
-        Table isolation = Table.of("What the primary's ORB did with the forwards", "Primary's ORB", "Events in",
-                "Events dropped (queue full)", "Forwards completed (worker)", "Forwards not delivered (short-circuited/failed)",
-                "Load average before/after");
-        for (Run run : runs.values()) {
-            long[] last = run.primary().rows().get(run.primary().rows().size() - 1);
-            isolation.row(run.orb().label(), String.valueOf(last[P_IN]), String.valueOf(last[P_DROPPED]),
-                    String.valueOf(last[P_OUT]), String.valueOf(run.forwardsNotDelivered()),
-                    String.format("%.1f / %.1f", run.loadBefore(), run.loadAfter()));
-        }
-        result.table(isolation);
-        long settleSeconds = plain == null ? 0 : (plain.settledFrom() - plain.stressFrom()) / 1000;
-        result.note("Stressed figures are averaged from " + settleSeconds + " s after the stress starts to the end of the"
-                + " phase (the first quarter is the transient, shown in the charts), for both ORBs alike.");
-
-        Chart fig4 = Chart.of("slow-client-fig4-gc.png", "Figure 4. Garbage collections per second at the primary server",
-                "time (s)", "GCs/s", false);
-        Chart rtt = Chart.of("slow-client-rtt.png", "Client round trip time over time (1 s windows)",
-                "time (s)", "avg RTT (ms)", false);
-        for (Run run : runs.values()) {
-            double[][] gc = run.primary().windowedRate(P_GC, run.origin(), 1000);
-            fig4.line(run.orb().label(), gc[0], gc[1]);
-            double[][] r = run.client().windowedRatio(C_RTT_MICROS, C_CALLS, run.origin(), 1000, 0.001);
-            rtt.line(run.orb().label(), r[0], r[1]);
-            Chart fig5 = Chart.of("slow-client-fig5-rates-" + run.orb().name().toLowerCase() + ".png",
-                    "Figure 5. Call rates measured at the primary server (" + run.orb().label() + ", 2 s window; stress at "
-                            + (run.stressFrom() - run.origin()) / 1000 + " s)", "time (s)", "calls/s", false);
-            double[][] in = run.primary().windowedRate(P_IN, run.origin(), 2000);
-            double[][] out = run.primary().windowedRate(P_OUT, run.origin(), 2000);
-            fig5.line("incoming (push)", in[0], in[1]).line("outgoing (forward)", out[0], out[1])
-                    .marker("secondary stressed", (run.stressFrom() - run.origin()) / 1000.0);
-            result.chart(fig5);
-        }
-        result.chart(fig4).chart(rtt);
-
-        for (Run run : runs.values()) {
-            String key = run.orb() == OrbKind.PLAIN ? "plain" : "irmi";
-            if (run.invalidReason() != null) {
-                result.figure(key + ".stressedRttRatio", Double.NaN);
-                result.figure(key + ".stressedGcRatio", Double.NaN);
-                result.figure(key + ".stressedGcPercent", Double.NaN);
-                continue;
-            }
-            result.figure(key + ".stressedRttRatio", run.rttMillis(run.settledFrom(), run.end())
-                    / run.rttMillis(run.unloadedFrom(), run.stressFrom()));
-            result.figure(key + ".stressedGcRatio", run.gcPer100Calls(run.settledFrom(), run.end())
-                    / run.gcPer100Calls(run.unloadedFrom(), run.stressFrom()));
-            result.figure(key + ".stressedGcPercent", run.gcPercent(run.settledFrom(), run.end()));
-        }
-        if (irmi == null) {
-            result.goal(new Goal(name(), "stressed RTT on I-RMI <= 1.1x unloaded",
-                    plain == null ? "-" : ratio(plain.rttMillis(plain.settledFrom(), plain.end()),
-                            plain.rttMillis(plain.unloadedFrom(), plain.stressFrom())), "not run", false));
-            result.goal(new Goal(name(), "GCs per 100 calls stressed on I-RMI <= 1.5x unloaded",
-                    plain == null ? "-" : ratio(plain.gcPer100Calls(plain.settledFrom(), plain.end()),
-                            plain.gcPer100Calls(plain.unloadedFrom(), plain.stressFrom())), "not run", false));
-            return;
-        }
-        double irmiRtt = irmi.rttMillis(irmi.settledFrom(), irmi.end()) / irmi.rttMillis(irmi.unloadedFrom(), irmi.stressFrom());
-        double irmiGc = irmi.gcPer100Calls(irmi.settledFrom(), irmi.end()) / irmi.gcPer100Calls(irmi.unloadedFrom(), irmi.stressFrom());
-        result.goal(new Goal(name(), "stressed RTT on I-RMI <= 1.1x unloaded",
-                plain == null ? "-" : ratio(plain.rttMillis(plain.settledFrom(), plain.end()),
-                        plain.rttMillis(plain.unloadedFrom(), plain.stressFrom())),
-                String.format("%.2fx", irmiRtt), irmiRtt <= 1.1 && irmi.invalidReason() == null));
-        result.goal(new Goal(name(), "GCs per 100 calls stressed on I-RMI <= 1.5x unloaded",
-                plain == null ? "-" : ratio(plain.gcPer100Calls(plain.settledFrom(), plain.end()),
-                        plain.gcPer100Calls(plain.unloadedFrom(), plain.stressFrom())),
-                String.format("%.2fx", irmiGc), irmiGc <= 1.5 && irmi.invalidReason() == null));
-    }
-
-    private static String ratio(double a, double b) {
-        return String.format("%.2fx", a / b);
-    }
-
-    static String fmt(double value) {
-        if (Double.isNaN(value)) {
-            return "n/a";
-        }
-        return value >= 100 ? String.format("%.0f", value) : String.format("%.1f", value);
     }
 }

@@ -1,0 +1,199 @@
+package org.irmi.bench.experiments.internal.poison;
+
+import java.net.http.HttpResponse;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.HashSet;
+import java.util.List;
+import java.util.Set;
+import java.util.concurrent.ConcurrentLinkedQueue;
+import java.util.concurrent.atomic.AtomicLong;
+import java.util.concurrent.atomic.AtomicReference;
+
+import org.irmi.bench.daytrader.AuditReport;
+import org.irmi.bench.daytrader.DayTraderDeployment;
+import org.irmi.bench.daytrader.Httperf;
+import org.irmi.bench.daytrader.HttperfResult;
+import org.irmi.bench.daytrader.OrbChoice;
+import org.irmi.bench.daytrader.SessionLog;
+import org.irmi.bench.daytrader.internal.ScenarioMix;
+import org.irmi.bench.experiments.RunContext;
+import org.irmi.bench.experiments.internal.OrbKind;
+import org.irmi.bench.experiments.internal.ProgressBar;
+import org.irmi.bench.experiments.internal.SlaFiles;
+
+/**
+ * One trial: DayTrader started for one variant, httperf replaying the mix's session log, the
+ * poison called {@code episodes} times, probes between episodes, then the series and the audit.
+ *
+ * <p>The probe: from {@value #PROBE_DELAY_MILLIS} ms after a poison call returns until 1 s before
+ * the next one (or the end), a 1 ms poison call every {@value #PROBE_PERIOD_MILLIS} ms; the first
+ * one rejected tells after which episode the point filters the operation. Probes stay out of the
+ * episodes, so they are never in the S1 or S2 snapshots.
+ */
+final class PoisonTrial {
+
+    static final long PROBE_PERIOD_MILLIS = 500;
+    static final long PROBE_DELAY_MILLIS = 2500;
+    static final int USERS = 2000;
+    static final int QUOTES = 1000;
+
+    private PoisonTrial() {
+    }
+
+    static PoisonRun run(RunContext context, PoisonExperiment.Mix mix, Variant variant, int rep, PoisonExperiment.Phases phases,
+                         List<String> backendJvmArgs, PoisonExperiment.Pinning pinning) throws Exception {
+        String tag = "poison-" + mix.name() + "-" + variant.key() + "-" + rep;
+        Path work = context.resultsDir().resolve(tag);
+        Files.createDirectories(work);
+        List<String> backendArgs = new ArrayList<>(backendJvmArgs);
+        backendArgs.add("-DOAIAddr=127.0.0.1");
+        if (variant.slaFile() != null) {
+            backendArgs.add("-D" + OrbKind.SLA_PROPERTY + "=" + SlaFiles.extract(context.resultsDir(), variant.slaFile()));
+        }
+        ProgressBar bar = new ProgressBar(context.terminal());
+        String label = variant.label() + " " + rep;
+        try (DayTraderDeployment dt = DayTraderDeployment.builder()
+                .orb(variant.orb() == OrbKind.IRMI ? OrbChoice.IRMI : OrbChoice.JACORB)
+                .users(USERS).quotes(QUOTES)
+                .backendJvmArgs(backendArgs)
+                .webJvmArgs(List.of("-Xmx512m", "-DOAIAddr=127.0.0.1"))
+                .backendCpus(pinning.backendCpus()).webCpus(pinning.clientCpus())
+                .classPath(context.classPath())
+                .workDir(work)
+                .start()) {
+            long runMillis = phases.warmupMillis() + phases.steadyMillis() + phases.episodes() * phases.spacingMillis()
+                    + phases.tailMillis();
+            // Sessions sized for twice the run at the think time alone; httperf is stopped when the run is over.
+            int pages = (int) Math.ceil(2.0 * runMillis / 1000 / Math.max(mix.thinkSeconds(), 0.005));
+            Path sessions = SessionLog.write(work.resolve("sessions.txt"), ScenarioMix.STANDARD, mix.sessions(), pages, USERS,
+                    QUOTES, 1000L * rep + mix.sessions());
+            Httperf.Workload workload = Httperf.sessionLog("127.0.0.1", dt.webPort(), mix.sessions(), mix.thinkSeconds(), sessions)
+                    .cpus(pinning.clientCpus()).build();
+            AtomicReference<Object> httperf = new AtomicReference<>();
+            Thread load = new Thread(() -> {
+                try {
+                    httperf.set(Httperf.run(workload, Duration.ofMillis(3 * runMillis + 60_000)));
+                } catch (Exception e) {
+                    httperf.set(e);
+                }
+            }, "httperf");
+            long loadStart = System.currentTimeMillis();
+            double loadAverage = RunContext.loadAverage();
+            load.start();
+            bar.during(label + " warm-up", phases.warmupMillis(), () -> !dt.isAlive() || httperf.get() != null);
+            bar.during(label + " steady", phases.steadyMillis(), () -> !dt.isAlive() || httperf.get() != null);
+
+            ConcurrentLinkedQueue<PoisonExperiment.Call> calls = new ConcurrentLinkedQueue<>();
+            AtomicLong firstRejectedProbe = new AtomicLong();
+            long firstEpisodeMillis = System.currentTimeMillis();
+            for (int k = 0; k < phases.episodes(); k++) {
+                long start = firstEpisodeMillis + k * phases.spacingMillis();
+                long nextStart = k + 1 < phases.episodes() ? start + phases.spacingMillis() : loadStart + runMillis;
+                if (k > 0) {
+                    bar.during(label + " episode " + k, Math.max(0, start - System.currentTimeMillis()), () -> !dt.isAlive());
+                }
+                Thread episode = new Thread(() -> {
+                    PoisonExperiment.Call call = call(dt, PoisonExperiment.POISON_MILLIS);
+                    calls.add(call);
+                    probe(dt, firstRejectedProbe, call.endMillis() + PROBE_DELAY_MILLIS, nextStart - 1000);
+                }, "poison-" + k);
+                episode.setDaemon(true);
+                episode.start();
+            }
+            bar.during(label + " episode " + phases.episodes() + " and after",
+                    Math.max(0, loadStart + runMillis - System.currentTimeMillis()), () -> !dt.isAlive());
+            long endSecond = System.currentTimeMillis() / 1000;
+            long waitUntil = System.currentTimeMillis() + 60_000;
+            while (calls.size() < phases.episodes() && System.currentTimeMillis() < waitUntil) {
+                Thread.sleep(100); // a poison call still running (plain JacORB lets it finish)
+            }
+            interruptHttperf();
+            load.join(30_000);
+            long since = loadStart / 1000 - 1;
+            String backendCsv = dt.timeSeriesCsv("backend", since);
+            String webCsv = dt.timeSeriesCsv("web", since);
+            Files.writeString(context.resultsDir().resolve(tag + "-backend.csv"), backendCsv);
+            Files.writeString(context.resultsDir().resolve(tag + "-web.csv"), webCsv);
+            AuditReport audit = null;
+            String auditError = null;
+            try {
+                audit = dt.audit();
+            } catch (java.io.IOException e) {
+                auditError = e.getMessage().replaceAll("<[^>]*>", " ").replaceAll("\\s+", " ").trim();
+            }
+            long[] replies = {-1, -1, -1};
+            if (httperf.get() instanceof HttperfResult r) {
+                replies = new long[] {r.status2xx(), r.status4xx(), r.status5xx()};
+                Files.writeString(work.resolve("httperf.txt"), r.commandLine() + "\n" + r.rawOutput());
+            } else {
+                context.say("note: httperf gave no report: " + httperf.get());
+            }
+            List<PoisonExperiment.Call> sorted = new ArrayList<>(calls);
+            sorted.sort((a, b) -> Long.compare(a.startMillis(), b.startMillis()));
+            Set<String> poisonOps = Set.of(PoisonExperiment.POISON_OPERATION);
+            return new PoisonRun(mix, variant, rep, BackendSeries.parse(backendCsv, poisonOps), webSeries(webCsv),
+                    loadStart / 1000, (loadStart + phases.warmupMillis()) / 1000 + 1, sorted, firstRejectedProbe.get(), replies,
+                    audit, auditError, endSecond, loadAverage);
+        }
+    }
+
+    /** The web tier's series: every page whose name mentions poison is the poison's own page. */
+    private static BackendSeries webSeries(String csv) {
+        Set<String> poison = new HashSet<>();
+        for (String line : csv.split("\n")) {
+            String[] c = line.split(",", -1);
+            if (c.length > 1 && c[1].toLowerCase().contains("poison")) {
+                poison.add(c[1]);
+            }
+        }
+        return BackendSeries.parse(csv, poison);
+    }
+
+    /**
+     * Ends the httperf this JVM started (our own child process, found by its command name) with
+     * SIGINT, on which httperf stops and still prints its report.
+     */
+    private static void interruptHttperf() throws InterruptedException {
+        List<ProcessHandle> found = ProcessHandle.current().descendants()
+                .filter(p -> p.info().command().map(c -> c.endsWith("/httperf") || c.equals("httperf")).orElse(false))
+                .toList();
+        for (ProcessHandle p : found) {
+            try {
+                new ProcessBuilder("kill", "-INT", Long.toString(p.pid())).start().waitFor();
+            } catch (java.io.IOException e) {
+                p.destroy();
+            }
+        }
+    }
+
+    static PoisonExperiment.Call call(DayTraderDeployment dt, long millis) {
+        long start = System.currentTimeMillis();
+        int status;
+        try {
+            HttpResponse<String> response = dt.get("poison?millis=" + millis);
+            status = response.statusCode();
+        } catch (Exception e) {
+            status = -1;
+        }
+        return new PoisonExperiment.Call(start, System.currentTimeMillis(), status);
+    }
+
+    private static void probe(DayTraderDeployment dt, AtomicLong firstRejected, long fromMillis, long untilMillis) {
+        try {
+            Thread.sleep(Math.max(0, fromMillis - System.currentTimeMillis()));
+            while (firstRejected.get() == 0 && System.currentTimeMillis() < untilMillis) {
+                PoisonExperiment.Call probe = call(dt, 1);
+                if (probe.rejected()) {
+                    firstRejected.compareAndSet(0, probe.startMillis());
+                    return;
+                }
+                Thread.sleep(PROBE_PERIOD_MILLIS);
+            }
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+        }
+    }
+}
