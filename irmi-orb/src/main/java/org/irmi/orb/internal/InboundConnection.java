@@ -73,6 +73,9 @@ final class InboundConnection {
     boolean inAssemblingList;
     long readCredit;
     long deferredSinceNanos;
+    boolean contending;
+    /** What the messages completed since the pacer last asked cost beyond their bytes (see {@link ReadPacer}). */
+    private long pacingSurcharge;
 
     // ---- dispatch state, shared with workers ----
     final AtomicInteger inFlight = new AtomicInteger();
@@ -217,6 +220,7 @@ final class InboundConnection {
             }
             byte[] complete = message.toMessage();
             message = null;
+            pacingSurcharge += loop.pacer.surcharge(complete.length);
             onMessage(complete, nowNanos);
         }
     }
@@ -405,6 +409,16 @@ final class InboundConnection {
     }
 
     /** True while a message (or a fragmented one) is partly read. SELECTOR THREAD ONLY. */
+    /**
+     * What the messages completed since the last call cost beyond their bytes under read pacing:
+     * {@link ReadPacer#surcharge} of each. SELECTOR THREAD ONLY.
+     */
+    long takePacingSurcharge() {
+        long s = pacingSurcharge;
+        pacingSurcharge = 0;
+        return s;
+    }
+
     boolean assembling() {
         return headerFill > 0 || message != null || fragmented11 != null
                 || (fragmented12 != null && !fragmented12.isEmpty());

@@ -11,15 +11,19 @@ import java.util.List;
  * that is a lighter crosstalk weight) that compete with it.
  *
  * <p>While a heavier connection is mid-message, each read turn of a lighter connection costs it
- * {@code max(bytes read, requestCostBytes)} of credit, and it earns {@code lightBudget / heavyBudget}
- * of every byte the heavier connection reads. A lighter connection in debt is not read: its OP_READ
- * interest is off, so the selector does not wake for it and the heavier connection reads alone (with
- * the solo budget). With the default cost of 128 KiB and weights 8:1, a 2 KB stream gets one request
- * read per MiB of the large request; at 2:1, four.
+ * the bytes it read, and every message it completed costs at least {@code requestCostBytes}
+ * (a 2 KB request costs 128 KiB by default; a 256 KB one costs its bytes). It earns
+ * {@code lightBudget / heavyBudget} of every byte the heaviest mid-message connection reads, in
+ * every turn, whether it is deferred or reading (only the heaviest: a stream behind two heavier ones
+ * is not credited twice), up to {@code requestCostBytes} of credit saved. A lighter connection in
+ * debt is not read: its OP_READ interest is off, so the selector does not wake for it and the
+ * heavier connection reads alone (with the solo budget). Streams of large messages thus share the
+ * reader in the ratio of their budgets; with weights 8:1, a 2 KB stream gets one request read per
+ * MiB of the large request, at 2:1 four.
  *
- * <p>Why a cost per request, not bytes alone: a small request costs the server far more CPU than
- * its bytes (parsing, hand-off, dispatch, the reply; and its client's CPU), on the same cores as
- * the reader. A byte share of 1/9 still lets a stream of 2 KB requests through at full rate.
+ * <p>Why a least cost per request, not bytes alone: a small request costs the server far more CPU
+ * than its bytes (parsing, hand-off, dispatch, the reply; and its client's CPU), on the same cores
+ * as the reader. A byte share of 1/9 still lets a stream of 2 KB requests through at full rate.
  *
  * <p>Bounds: a deferred connection is read again at the latest after {@code maxDeferNanos}, or as
  * soon as no heavier connection is mid-message (its debt is then forgiven), so a stalled or slow
@@ -35,6 +39,8 @@ final class ReadPacer {
     /** Connections with a partly read message. Few: a list beats a set here. */
     private final List<InboundConnection> assembling = new ArrayList<>();
     private final List<InboundConnection> deferred = new ArrayList<>();
+    /** Lighter connections charged for their reads while a heavier one is mid-message: they earn credit. */
+    private final List<InboundConnection> contenders = new ArrayList<>();
     /**
      * The two largest budgets among the mid-message connections, and whose the largest is: asked for
      * every readable connection, so kept here instead of scanning the list each time (with many
@@ -49,7 +55,7 @@ final class ReadPacer {
 
     /**
      * @param maxDeferNanos    longest a lighter connection waits; 0 turns pacing off
-     * @param requestCostBytes the least credit one read turn of a lighter connection costs
+     * @param requestCostBytes the least credit one message of a lighter connection costs
      */
     ReadPacer(long maxDeferNanos, long requestCostBytes) {
         this.maxDeferNanos = maxDeferNanos;
@@ -70,7 +76,7 @@ final class ReadPacer {
             return true;
         }
         if (heaviestAssemblingBudget(c) <= c.readBudgetBytes) {
-            c.readCredit = 0; // nobody heavier waits: no debt carried into the next contest
+            leaveContest(c); // nobody heavier waits: no debt carried into the next contest
             return true;
         }
         if (c.readCredit >= 0) {
@@ -89,9 +95,11 @@ final class ReadPacer {
      * connection for its turn, and credits the deferred connections lighter than this one.
      */
     void afterRead(InboundConnection c, int bytesRead) {
+        long surcharge = c.takePacingSurcharge();
         if (maxDeferNanos <= 0) {
             return;
         }
+        boolean wasHeaviest = c == top1Connection;
         boolean mid = c.assembling();
         if (mid != c.inAssemblingList) {
             c.inAssemblingList = mid;
@@ -109,16 +117,32 @@ final class ReadPacer {
             return;
         }
         if (heaviestAssemblingBudget(c) > c.readBudgetBytes) {
-            c.readCredit -= Math.max(bytesRead, requestCostBytes);
+            c.readCredit -= bytesRead + surcharge;
+            if (!c.contending) {
+                c.contending = true;
+                contenders.add(c);
+            }
         }
-        for (int i = deferred.size() - 1; i >= 0; i--) {
-            InboundConnection d = deferred.get(i);
+        if (!wasHeaviest && c != top1Connection) {
+            return; // only the heaviest mid-message connection's bytes earn the others their turns
+        }
+        for (int i = contenders.size() - 1; i >= 0; i--) {
+            InboundConnection d = contenders.get(i);
             if (c.readBudgetBytes > d.readBudgetBytes) {
-                d.readCredit += (long) bytesRead * d.readBudgetBytes / c.readBudgetBytes;
-                if (d.readCredit >= 0) {
-                    rearm(i);
+                d.readCredit = Math.min(requestCostBytes,
+                        d.readCredit + (long) bytesRead * d.readBudgetBytes / c.readBudgetBytes);
+                if (d.readDeferred && d.readCredit >= 0) {
+                    rearm(d);
                 }
             }
+        }
+    }
+
+    private void leaveContest(InboundConnection c) {
+        c.readCredit = 0;
+        if (c.contending) {
+            c.contending = false;
+            contenders.remove(c);
         }
     }
 
@@ -137,9 +161,20 @@ final class ReadPacer {
             if (d.isClosed() || nowNanos - d.deferredSinceNanos >= maxDeferNanos
                     || heaviestAssemblingBudget(d) <= d.readBudgetBytes) {
                 d.readCredit = 0;
-                rearm(i);
+                rearm(d);
             }
         }
+        for (int i = contenders.size() - 1; i >= 0; i--) {
+            InboundConnection d = contenders.get(i);
+            if (d.isClosed() || (!d.readDeferred && heaviestAssemblingBudget(d) <= d.readBudgetBytes)) {
+                leaveContest(d);
+            }
+        }
+    }
+
+    /** What a message of {@code messageBytes} costs a lighter connection beyond its bytes: {@code max(0, requestCostBytes - messageBytes)}. */
+    long surcharge(int messageBytes) {
+        return Math.max(0, requestCostBytes - messageBytes);
     }
 
     /** @return true while some connection is deferred (the loop then wakes at least every millisecond) */
@@ -179,8 +214,8 @@ final class ReadPacer {
         }
     }
 
-    private void rearm(int index) {
-        InboundConnection d = deferred.remove(index);
+    private void rearm(InboundConnection d) {
+        deferred.remove(d);
         d.readDeferred = false;
         d.readGranted = true;
         setReadInterest(d, true);

@@ -74,7 +74,7 @@ final class SelectorLoop implements IrmiTransport, Runnable {
     private final DispatchQueue<Task> dispatch;
     private final LongSupplier nanoClock;
     private final ByteBuffer readBuffer = ByteBuffer.allocateDirect(READ_BUFFER_BYTES);
-    private final ReadPacer pacer;
+    final ReadPacer pacer;
     private final Function<InboundConnection, IrmiServerGIOPConnection> giopFactory;
     private final Function<String, org.omg.IOP.IOR> iorResolver;
     private volatile RequestListener requestListener;

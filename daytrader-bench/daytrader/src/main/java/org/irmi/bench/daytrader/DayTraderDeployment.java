@@ -161,6 +161,7 @@ public final class DayTraderDeployment implements AutoCloseable {
         private boolean inheritOutput;
         private Duration startTimeout = Duration.ofMinutes(3);
         private String backendCpus;
+        private CpuQuota backendQuota;
         private String webCpus;
 
         /** The ORB of both tiers (default I-RMI). */
@@ -259,6 +260,15 @@ public final class DayTraderDeployment implements AutoCloseable {
             return this;
         }
 
+        /**
+         * Limits the backend JVM to a CPU share ({@link CpuQuota}) on top of its pinning, as the
+         * paper's backend ran on a slower machine of its own; null (the default) does not limit.
+         */
+        public Builder backendQuota(CpuQuota quota) {
+            this.backendQuota = quota;
+            return this;
+        }
+
         /** Pins the web tier JVM to these CPUs ({@code taskset -c}); null (the default) does not pin. */
         public Builder webCpus(String cpus) {
             this.webCpus = cpus;
@@ -287,7 +297,7 @@ public final class DayTraderDeployment implements AutoCloseable {
             if (schema != null) {
                 b.addAll(List.of("--schema", schema));
             }
-            Process backend = launch(backendCpus, backendJvmArgs, BackendMain.class.getName(), b, dir.resolve("backend.log"));
+            Process backend = launch(backendCpus, backendQuota, backendJvmArgs, BackendMain.class.getName(), b, dir.resolve("backend.log"));
             Properties backendProps;
             try {
                 backendProps = awaitReady(backend, backendReady, dir.resolve("backend.log"), "backend");
@@ -296,7 +306,7 @@ public final class DayTraderDeployment implements AutoCloseable {
                 throw e;
             }
             OrbChoice clientOrb = webOrb == null ? orb : webOrb;
-            Process web = launch(webCpus, webJvmArgs, WebTierMain.class.getName(), List.of("--orb", clientOrb.flag(), "--backend-ready",
+            Process web = launch(webCpus, null, webJvmArgs, WebTierMain.class.getName(), List.of("--orb", clientOrb.flag(), "--backend-ready",
                     backendReady.toString(), "--port", Integer.toString(webPort), "--http-threads", Integer.toString(httpThreads),
                     "--ready-file", webReady.toString(), "--watch-stdin"), dir.resolve("web.log"));
             Properties webProps;
@@ -311,8 +321,8 @@ public final class DayTraderDeployment implements AutoCloseable {
                     backendProps.getProperty("ior"), dir, orb);
         }
 
-        private Process launch(String cpus, List<String> jvmArgs, String mainClass, List<String> args, Path log)
-                throws IOException {
+        private Process launch(String cpus, CpuQuota quota, List<String> jvmArgs, String mainClass, List<String> args,
+                               Path log) throws IOException {
             List<String> cmd = new ArrayList<>();
             if (cpus != null) {
                 cmd.addAll(List.of("taskset", "-c", cpus));
@@ -321,7 +331,7 @@ public final class DayTraderDeployment implements AutoCloseable {
             cmd.addAll(jvmArgs);
             cmd.addAll(List.of("-cp", absolute(classPath), mainClass));
             cmd.addAll(args);
-            ProcessBuilder pb = new ProcessBuilder(cmd);
+            ProcessBuilder pb = new ProcessBuilder(quota == null ? cmd : quota.wrap(cmd));
             if (inheritOutput) {
                 pb.redirectOutput(ProcessBuilder.Redirect.DISCARD).redirectError(ProcessBuilder.Redirect.INHERIT);
             } else {

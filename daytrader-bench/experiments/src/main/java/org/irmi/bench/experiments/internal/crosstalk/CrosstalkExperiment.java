@@ -46,6 +46,8 @@ public final class CrosstalkExperiment implements Experiment {
     static final List<String> SERVER_HEAP = List.of("-Xmx1g", "-Xmn768m");
     static final List<String> CLIENT_HEAP = List.of("-Xmx1g", "-Xmn768m");
     static final String CLIENT_CPUS = "1";
+    /** The secondary streams' client runs at this niceness on the clients' CPU (see {@link ChildJvm}). */
+    static final int SMALL_NICENESS = Integer.getInteger("irmi.crosstalk.smallNiceness", 19);
 
     /** One condition: which ORB, the large stream's weight (I-RMI only), how many 2 KB streams. */
     record Case(String label, OrbKind orb, int weight, int streams) {
@@ -131,7 +133,7 @@ public final class CrosstalkExperiment implements Experiment {
             String smallIor = server.await("SMALL", 1_000);
             List<String> clientOptions = withHeap(OrbKind.PLAIN.jvmOptions(null), CLIENT_HEAP);
             if (c.streams() > 0) {
-                ChildJvm small = children.add(ChildJvm.start(tag + "-small", CLIENT_CPUS, context.classPath(), clientOptions,
+                ChildJvm small = children.add(ChildJvm.start(tag + "-small", CLIENT_CPUS, SMALL_NICENESS, context.classPath(), clientOptions,
                         SmallStreamsMain.class, List.of(smallIor, String.valueOf(c.streams()), String.valueOf(SMALL_BYTES), "500"),
                         context.logDir()));
                 small.await("IOR", 30_000);

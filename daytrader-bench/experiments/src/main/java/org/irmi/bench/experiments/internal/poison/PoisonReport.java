@@ -68,7 +68,10 @@ final class PoisonReport {
                 + " failed on either tier. The SLA's neverFilter lists only login, logout, buy and sell.");
         result.note("Backend conditions, for every variant: " + String.join(" ", PoisonExperiment.BACKEND_JVM)
                 + (pinning.backendCpus() == null ? ", not pinned" : ", pinned to CPU " + pinning.backendCpus()
-                + " (taskset), web tier and httperf on CPU " + pinning.clientCpus()) + ". httperf replays sessions generated from"
+                + " (taskset), web tier and httperf on CPU " + pinning.clientCpus())
+                + ". At the paper's load the backend is also limited to " + PoisonExperiment.PAPER_BACKEND_CORES
+                + " of that core (a cgroup CPU quota, 10 ms period): the paper's two 2.8 GHz Xeons of 2003."
+                + " httperf replays sessions generated from"
                 + " DayTrader's standard mix, one page per request (--wsesslog).");
         charts(result, runs);
         goals(result, runs);

@@ -13,6 +13,7 @@ import java.util.concurrent.atomic.AtomicLong;
 import java.util.concurrent.atomic.AtomicReference;
 
 import org.irmi.bench.daytrader.AuditReport;
+import org.irmi.bench.daytrader.CpuQuota;
 import org.irmi.bench.daytrader.DayTraderDeployment;
 import org.irmi.bench.daytrader.Httperf;
 import org.irmi.bench.daytrader.HttperfResult;
@@ -53,6 +54,15 @@ final class PoisonTrial {
         if (variant.slaFile() != null) {
             backendArgs.add("-D" + OrbKind.SLA_PROPERTY + "=" + SlaFiles.extract(context.resultsDir(), variant.slaFile()));
         }
+        CpuQuota quota = null;
+        if (mix.backendCores() > 0) {
+            CpuQuota.Outcome outcome = CpuQuota.create("poison-backend", mix.backendCores());
+            if (outcome.quota().isEmpty()) {
+                throw new IllegalStateException("the " + mix.name() + " mix needs the backend limited to " + mix.backendCores()
+                        + " CPU, and no CPU quota could be made: " + outcome.reason());
+            }
+            quota = outcome.quota().get();
+        }
         ProgressBar bar = new ProgressBar(context.terminal());
         String label = variant.label() + " " + rep;
         try (DayTraderDeployment dt = DayTraderDeployment.builder()
@@ -60,7 +70,7 @@ final class PoisonTrial {
                 .users(USERS).quotes(QUOTES)
                 .backendJvmArgs(backendArgs)
                 .webJvmArgs(List.of("-Xmx512m", "-DOAIAddr=127.0.0.1"))
-                .backendCpus(pinning.backendCpus()).webCpus(pinning.clientCpus())
+                .backendCpus(pinning.backendCpus()).backendQuota(quota).webCpus(pinning.clientCpus())
                 .classPath(context.classPath())
                 .workDir(work)
                 .start()) {
