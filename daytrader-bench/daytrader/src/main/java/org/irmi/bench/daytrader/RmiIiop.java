@@ -23,6 +23,10 @@ import org.omg.PortableServer.Servant;
  * presentation manager and gives it the JacORB reference's delegate.
  */
 public final class RmiIiop {
+    /** I-RMI's {@code javax.rmi} delegates (named, not referenced: this module runs without I-RMI too). */
+    static final String IRMI_UTIL = "org.irmi.orb.internal.rmi.IrmiUtil";
+    static final String IRMI_PORTABLE_REMOTE_OBJECT = "org.irmi.orb.internal.rmi.IrmiPortableRemoteObject";
+
     private RmiIiop() {
     }
 
@@ -41,8 +45,15 @@ public final class RmiIiop {
         System.setProperty("org.omg.CORBA.ORBClass", orb.orbClass());
         System.setProperty("org.omg.CORBA.ORBSingletonClass", orb.singletonClass());
         System.setProperty("org.omg.CORBA.SkipGmbalInit", "true");
-        System.setProperty("javax.rmi.CORBA.UtilClass", "com.sun.corba.ee.impl.javax.rmi.CORBA.Util");
-        System.setProperty("javax.rmi.CORBA.PortableRemoteObjectClass", "com.sun.corba.ee.impl.javax.rmi.PortableRemoteObject");
+        if (orb == OrbChoice.IRMI) {
+            // I-RMI's own delegates (the ORB sets the same at start-up when nothing is set): its Util
+            // filters the classes a client names on the wire (irmi.rmi.value_filter, docs/orb.md).
+            System.setProperty("javax.rmi.CORBA.UtilClass", IRMI_UTIL);
+            System.setProperty("javax.rmi.CORBA.PortableRemoteObjectClass", IRMI_PORTABLE_REMOTE_OBJECT);
+        } else {
+            System.setProperty("javax.rmi.CORBA.UtilClass", "com.sun.corba.ee.impl.javax.rmi.CORBA.Util");
+            System.setProperty("javax.rmi.CORBA.PortableRemoteObjectClass", "com.sun.corba.ee.impl.javax.rmi.PortableRemoteObject");
+        }
         System.setProperty("javax.rmi.CORBA.StubClass", "com.sun.corba.ee.impl.javax.rmi.CORBA.StubDelegateImpl");
         System.setProperty("jacorb.log.default.verbosity", System.getProperty("jacorb.log.default.verbosity", "1"));
         // JacORB logs through SLF4J; its INFO lines (one per connection) drown the tiers' own output.

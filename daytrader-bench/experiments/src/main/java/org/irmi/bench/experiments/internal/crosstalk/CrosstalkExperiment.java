@@ -53,6 +53,9 @@ public final class CrosstalkExperiment implements Experiment {
     record Case(String label, OrbKind orb, int weight, int streams) {
     }
 
+    /** Read pacing deferrals the I-RMI server counted per condition, one figure per trial. */
+    private final Map<Case, List<Long>> deferrals = new LinkedHashMap<>();
+
     @Override
     public String name() {
         return "crosstalk";
@@ -68,6 +71,7 @@ public final class CrosstalkExperiment implements Experiment {
         int warmup = context.length() == org.irmi.bench.experiments.RunLength.FULL ? 3 : 1;
         long warmupMillis = warmupMillis(context.length());
         ExperimentResult result = new ExperimentResult(name(), "QoS crosstalk (Figures 8-9)");
+        deferrals.clear();
         List<Case> cases = new ArrayList<>();
         if (OrbKind.selected().contains(OrbKind.PLAIN)) {
             cases.add(new Case("plain alone", OrbKind.PLAIN, 0, 0));
@@ -110,6 +114,13 @@ public final class CrosstalkExperiment implements Experiment {
         }
         writeCsv(context, trials);
         CrosstalkReport.report(result, trials, reps);
+        for (Map.Entry<Case, List<Long>> e : deferrals.entrySet()) {
+            if (e.getKey().orb() == OrbKind.IRMI) {
+                result.figure("irmi.readDeferrals." + e.getKey().weight() + "x." + e.getKey().streams() + "streams",
+                        e.getValue().stream().mapToLong(Long::longValue).sorted().skip(e.getValue().size() / 2).findFirst()
+                                .orElse(0));
+            }
+        }
         return result;
     }
 
@@ -151,6 +162,13 @@ public final class CrosstalkExperiment implements Experiment {
                     () -> large.linesWith("RESULT").size(), () -> !large.alive(), caseTimeoutMillis(reps));
             if (large.linesWith("RESULT").size() < SIZES.length) {
                 large.await("DONE", 5_000); // throws with the client's last output
+            }
+            Thread.sleep(600); // one more STAT line of the server, after the last large request
+            List<String> stats = server.linesWith("STAT");
+            if (!stats.isEmpty()) {
+                String[] cells = stats.get(stats.size() - 1).split(" ");
+                deferrals.merge(c, List.of(Long.parseLong(cells[cells.length - 1])),
+                        (a, b) -> java.util.stream.Stream.concat(a.stream(), b.stream()).toList());
             }
             Map<Integer, long[]> bySize = new TreeMap<>();
             for (String line : large.linesWith("RESULT")) {

@@ -20,7 +20,8 @@ import org.omg.PortableServer.POAHelper;
  * thread by its message assembly listener. The parent picks the ORB (plain JacORB or I-RMI with a
  * weight in its SLA) with {@code -D} options.
  *
- * <p>Prints {@code STAT <wallMillis> <bulkCalls> <smallCalls>} every {@code statMillis}.
+ * <p>Prints {@code STAT <wallMillis> <bulkCalls> <smallCalls> <readDeferrals>} every
+ * {@code statMillis} (read deferrals: I-RMI's read pacing held a secondary stream back; 0 on plain).
  */
 public final class CrosstalkServerMain {
 
@@ -59,8 +60,11 @@ public final class CrosstalkServerMain {
         runner.start();
         Roles.report("SMALL " + orb.object_to_string(poa.id_to_reference("small".getBytes(StandardCharsets.US_ASCII))));
         Roles.report("IOR " + orb.object_to_string(poa.id_to_reference("bulk".getBytes(StandardCharsets.US_ASCII))));
+        java.util.function.LongSupplier deferrals = orb instanceof IrmiORB irmi
+                ? () -> irmi.transport().map(t -> t.stats().readDeferrals()).orElse(0L) : () -> 0L;
         while (!Roles.stopping()) {
-            Roles.report("STAT " + System.currentTimeMillis() + " " + bulk.get() + " " + small.get());
+            Roles.report("STAT " + System.currentTimeMillis() + " " + bulk.get() + " " + small.get() + " "
+                    + deferrals.getAsLong());
             Thread.sleep(statMillis);
         }
         Roles.exit(orb);

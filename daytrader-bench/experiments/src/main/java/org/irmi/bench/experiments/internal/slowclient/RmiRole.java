@@ -30,11 +30,12 @@ final class RmiRole {
 
     /** Sets the {@code javax.rmi} delegates (each only when not set) and starts the ORB. */
     static ORB startOrb() {
-        setDefault("javax.rmi.CORBA.UtilClass", "com.sun.corba.ee.impl.javax.rmi.CORBA.Util");
         setDefault("javax.rmi.CORBA.StubClass", "com.sun.corba.ee.impl.javax.rmi.CORBA.StubDelegateImpl");
         setDefault("org.omg.CORBA.SkipGmbalInit", "true");
         if (!onIrmi()) {
-            // On the I-RMI ORB its own delegate is installed when the ORB starts (RmiSetup).
+            // On the I-RMI ORB its own delegates are installed when the ORB starts (RmiSetup): its
+            // Util filters the classes named on the wire (irmi.rmi.value_filter).
+            setDefault("javax.rmi.CORBA.UtilClass", "com.sun.corba.ee.impl.javax.rmi.CORBA.Util");
             setDefault("javax.rmi.CORBA.PortableRemoteObjectClass", GLASSFISH_PRO);
         }
         return Roles.startOrb(new String[0]);
