@@ -65,6 +65,8 @@ final class InboundConnection {
 
     // ---- complete requests of this connection waiting for a dispatch worker: selector adds, workers release ----
     final AtomicLong queuedBytes = new AtomicLong();
+    /** Requests handed to JacORB and not finished: request id -> {bytes, nanoTime handed}. */
+    private final ConcurrentHashMap<Integer, long[]> running = new ConcurrentHashMap<>();
     /** The turn time ({@code nowNanos}) that read the first byte of the message being read. */
     private long messageFirstByteNanos;
     // ---- read pacing (ReadPacer), SELECTOR THREAD ONLY ----
@@ -408,7 +410,6 @@ final class InboundConnection {
         reportHeld();
     }
 
-    /** True while a message (or a fragmented one) is partly read. SELECTOR THREAD ONLY. */
     /**
      * What the messages completed since the last call cost beyond their bytes under read pacing:
      * {@link ReadPacer#surcharge} of each. SELECTOR THREAD ONLY.
@@ -419,6 +420,64 @@ final class InboundConnection {
         return s;
     }
 
+    /**
+     * Keeps a request's bytes counted (in this connection's queued bytes and the inbound budget)
+     * after it was handed to JacORB, which may queue it in the POA and run it later, until
+     * {@link #requestFinished} (its reply, exception or oneway end, from the server interceptor)
+     * or the connection closes. Without this, requests waiting in the POA's queue were counted by
+     * nobody, and their replies arrived in a burst the budget had not seen coming. Any thread.
+     *
+     * @return true when the bytes are now held here (false: the caller releases them)
+     */
+    boolean holdUntilFinished(int requestId, int bytes, long nowNanos) {
+        if (closed.get()) {
+            return false;
+        }
+        long[] prev = running.put(requestId, new long[] {bytes, nowNanos});
+        if (prev != null) {
+            release(prev[0]); // a client that reuses a request id: the older entry is gone
+        }
+        if (closed.get()) {
+            releaseRunning(); // closed meanwhile: close() may have missed this entry
+        }
+        return true;
+    }
+
+    /** The request {@code requestId} has finished on a POA thread: its bytes leave the budget. Any thread. */
+    void requestFinished(int requestId) {
+        long[] held = running.remove(requestId);
+        if (held != null) {
+            release(held[0]);
+        }
+    }
+
+    /**
+     * Stops counting requests handed to JacORB before {@code nanos} that never reported an end (a
+     * path without interceptors): accounting only, so a leak cannot pause a connection for good.
+     */
+    void forgetRunningStartedBefore(long nanos) {
+        if (running.isEmpty()) {
+            return;
+        }
+        for (Map.Entry<Integer, long[]> e : running.entrySet()) {
+            if (e.getValue()[1] - nanos < 0 && running.remove(e.getKey(), e.getValue())) {
+                release(e.getValue()[0]);
+            }
+        }
+    }
+
+    private void releaseRunning() {
+        for (Integer id : running.keySet()) {
+            requestFinished(id);
+        }
+    }
+
+    private void release(long bytes) {
+        queuedBytes.addAndGet(-bytes);
+        loop.budget.addQueued(-bytes);
+    }
+
+    /** True while a message (or a fragmented one) is partly read. SELECTOR THREAD ONLY. */
     boolean assembling() {
         return headerFill > 0 || message != null || fragmented11 != null
                 || (fragmented12 != null && !fragmented12.isEmpty());
@@ -686,6 +745,7 @@ final class InboundConnection {
             loop.budget.addOutbound(-pendingBytes);
             pendingBytes = 0;
         }
+        releaseRunning();
         loop.onClosed(this);
     }
 }

@@ -21,11 +21,18 @@ public final class IrmiServerGIOPConnection extends ServerGIOPConnection {
     private volatile long firstVersionSent = Long.MIN_VALUE;
     private volatile java.util.concurrent.ConcurrentHashMap<Integer, Long> otherVersionsSent;
 
-    IrmiServerGIOPConnection(ChannelTransport transport, RequestListener requestListener, long connectionId,
-                             String peerAddress) {
+    private final InboundConnection inbound;
+
+    IrmiServerGIOPConnection(ChannelTransport transport, RequestListener requestListener, InboundConnection inbound) {
         super(null, transport, requestListener, new NoBiDirServerReplyListener(), null, null);
-        this.connectionId = connectionId;
-        this.peerAddress = peerAddress;
+        this.inbound = inbound;
+        this.connectionId = inbound.id;
+        this.peerAddress = inbound.peerAddress;
+    }
+
+    /** A request of this connection finished (reply, exception, oneway): the transport stops counting its bytes. */
+    void requestFinished(int requestId) {
+        inbound.requestFinished(requestId);
     }
 
     /** The selector transport's id of this connection. */

@@ -65,7 +65,7 @@ public final class SelectorListener extends org.jacorb.orb.etf.ListenerBase {
 
     private IrmiServerGIOPConnection newGiopConnection(InboundConnection c) {
         IrmiServerGIOPConnection g = new IrmiServerGIOPConnection(new ChannelTransport(c, configuration),
-                requestListener, c.id, c.peerAddress);
+                requestListener, c);
         try {
             g.configure(configuration);
         } catch (ConfigurationException e) {

@@ -348,7 +348,9 @@ final class SelectorLoop implements IrmiTransport, Runnable {
         resumePaused();
         long stallDeadline = nowNanos - TimeUnit.MILLISECONDS.toNanos(config.stallTimeoutMillis());
         long idleNanos = TimeUnit.MILLISECONDS.toNanos(config.idleTimeoutMillis());
+        long forgetBefore = System.nanoTime() - TimeUnit.MILLISECONDS.toNanos(config.stallTimeoutMillis());
         for (InboundConnection c : connections.values()) {
+            c.forgetRunningStartedBefore(forgetBefore);
             if (c.stalledSince(stallDeadline)) {
                 counters.stallCloses.add(1);
                 c.close();
@@ -509,6 +511,7 @@ final class SelectorLoop implements IrmiTransport, Runnable {
     /** Runs on a dispatch worker: hands one request to JacORB. */
     private void dispatch(Task t) {
         InboundConnection c = t.connection();
+        boolean running = false;
         try {
             if (t.requestId() != -1 && !c.cancelledIds.isEmpty() && c.cancelledIds.remove(t.requestId())) {
                 counters.cancelled.add(1);
@@ -519,6 +522,8 @@ final class SelectorLoop implements IrmiTransport, Runnable {
             }
             if (t.type() == Giop.REQUEST) {
                 requestListener.requestReceived(t.message(), c.giop);
+                // JacORB may queue it in the POA and run it later: its bytes stay counted until it finishes
+                running = t.requestId() != -1 && c.holdUntilFinished(t.requestId(), t.message().length, System.nanoTime());
             } else {
                 requestListener.locateRequestReceived(t.message(), c.giop);
             }
@@ -532,8 +537,10 @@ final class SelectorLoop implements IrmiTransport, Runnable {
             LOG.warn("dispatching a request failed", e);
         } finally {
             c.inFlight.decrementAndGet();
-            c.queuedBytes.addAndGet(-t.message().length);
-            budget.addQueued(-t.message().length);
+            if (!running) {
+                c.queuedBytes.addAndGet(-t.message().length);
+                budget.addQueued(-t.message().length);
+            }
         }
     }
 

@@ -107,6 +107,9 @@ final class ServerHookInterceptor extends LocalObject implements ServerRequestIn
     private void finish(ServerRequestInfo ri, boolean exception, RequestCost.Outcome outcome) {
         IrmiServerGIOPConnection connection = connectionOf(ri);
         attachContexts(ri, exception, connection);
+        if (connection != null) {
+            connection.requestFinished(ri.request_id());
+        }
         long[] start = START.get();
         RequestCostListener listener = hooks.requestCostListener();
         if (start[0] == UNMEASURED || listener == null) {

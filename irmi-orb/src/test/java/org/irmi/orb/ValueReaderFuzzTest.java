@@ -1,0 +1,97 @@
+package org.irmi.orb;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import com.code_intelligence.jazzer.junit.DictionaryEntries;
+import com.code_intelligence.jazzer.junit.FuzzTest;
+import java.io.IOException;
+import java.net.SocketTimeoutException;
+import javax.rmi.CORBA.Tie;
+import javax.rmi.CORBA.Util;
+import javax.rmi.PortableRemoteObject;
+
+import org.irmi.orb.rmi.ReadTripwire;
+import org.irmi.orb.rmi.RemoteEcho;
+import org.irmi.orb.rmi.RemoteEchoImpl;
+import org.junit.jupiter.api.AfterAll;
+import org.omg.CORBA.ORB;
+import org.omg.PortableServer.POA;
+import org.omg.PortableServer.POAHelper;
+import org.omg.PortableServer.Servant;
+
+/**
+ * Coverage-guided fuzzing of the RMI-IIOP value reader behind I-RMI's value filter, through the
+ * real server: each input is the argument bytes of one request to an exported Remote object
+ * ({@code echoText(String)}, {@code measure(Object)} or {@code greet(Greeting)}, picked by the
+ * input's first byte), read by JacORB and GlassFish's value handler inside the filter.
+ *
+ * <p>What must hold for every input: the request is answered (a reply or a MessageError and
+ * close, within 10 s), the tripwire class's {@code readObject} never runs (its name is in the
+ * fuzzer's dictionary, so inputs do name it), and the server keeps serving.
+ *
+ * <p>{@code mvn test} replays the committed corpus under
+ * {@code src/test/resources/org/irmi/orb/ValueReaderFuzzTestInputs/values/} (the CI smoke);
+ * {@code JAZZER_FUZZ=1} fuzzes ({@code scripts/fuzz.sh}).
+ */
+class ValueReaderFuzzTest {
+
+    private static final String[] OPERATIONS = {"echoText", "measure", "greet"};
+
+    private static final class Server {
+        static final ORB SERVER = Orbs.irmi();
+        static final String IOR;
+        static final byte[] KEY;
+        static final int PORT;
+
+        static {
+            try {
+                RemoteEchoImpl impl = new RemoteEchoImpl();
+                PortableRemoteObject.exportObject(impl);
+                Tie tie = Util.getTie(impl);
+                POA root = POAHelper.narrow(SERVER.resolve_initial_references("RootPOA"));
+                root.the_POAManager().activate();
+                IOR = SERVER.object_to_string(root.servant_to_reference((Servant) tie));
+                KEY = GiopClient.objectKey(SERVER.string_to_object(IOR));
+                PORT = Orbs.transport(SERVER).port();
+            } catch (Exception e) {
+                throw new ExceptionInInitializerError(e);
+            }
+        }
+    }
+
+    private static int requestId;
+
+    @FuzzTest(maxDuration = "30m", maxExecutions = 1_000_000)
+    @DictionaryEntries({"RMI:org.irmi.orb.rmi.ReadTripwire:0000000000000001", "RMI:java.util.HashMap:",
+            "RMI:java.net.URL:", "RMI:java.lang.String:", "IDL:omg.org/CORBA/WStringValue:1.0",
+            "RMI:org.irmi.orb.rmi.Greeting:", "RMI:[B:", "RMI:[Ljava.lang.Object;:", "\u007f\u00ff\u00ff\u0002",
+            "\u007f\u00ff\u00ff\u0006", "\u00ff\u00ff\u00ff\u00ff"})
+    void values(byte[] input) throws Exception {
+        String operation = input.length == 0 ? OPERATIONS[0] : OPERATIONS[(input[0] & 0xff) % OPERATIONS.length];
+        byte[] args = input.length == 0 ? input : java.util.Arrays.copyOfRange(input, 1, input.length);
+        try (GiopClient c = new GiopClient(Server.PORT)) {
+            c.socket.setSoTimeout(10_000);
+            try {
+                c.send(GiopClient.request12(++requestId, Server.KEY, operation, args, true));
+                c.readMessage();
+            } catch (SocketTimeoutException e) {
+                throw new AssertionError("no reply and no close 10 s after a request to " + operation, e);
+            } catch (IOException closedByServer) {
+                // MessageError and close: an answer too
+            }
+        }
+        assertThat(ReadTripwire.READS.get()).as("readObject of a class the filter does not allow").isZero();
+    }
+
+    @AfterAll
+    static void stillServing() throws Exception {
+        ORB client = Orbs.stock();
+        try {
+            RemoteEcho echo = (RemoteEcho) PortableRemoteObject.narrow(client.string_to_object(Server.IOR), RemoteEcho.class);
+            assertThat(echo.echoText("still serving")).isEqualTo("still serving");
+        } finally {
+            Orbs.destroy(client, Server.SERVER);
+        }
+        assertThat(ReadTripwire.READS.get()).isZero();
+    }
+}
