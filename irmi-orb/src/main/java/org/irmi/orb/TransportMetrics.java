@@ -60,6 +60,8 @@ public final class TransportMetrics implements MeterBinder {
                 "turns", s -> s.readDeferrals());
         counter(registry, "irmi.transport.closes.stall", "connections closed: message stalled", "connections",
                 s -> s.stallCloses());
+        counter(registry, "irmi.transport.accept.failures", "accepts that failed (out of file descriptors): accepting paused 100 ms",
+                "accepts", s -> s.acceptFailures());
     }
 
     private void gauge(MeterRegistry r, String name, String description, String unit,

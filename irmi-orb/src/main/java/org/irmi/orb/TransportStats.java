@@ -22,11 +22,13 @@ package org.irmi.orb;
  * @param inboundHeldBytes       bytes held now by partial messages, reassemblies and queued requests
  * @param inboundLimitBytes      the inbound budget ({@code irmi.transport.max_inbound_bytes})
  * @param readDeferrals          read turns a lighter connection waited behind a heavier one's message (read pacing)
+ * @param acceptFailures         accepts that failed (out of file descriptors, usually); each stops accepting for 100 ms
  */
 public record TransportStats(int openConnections, long acceptedConnections, long refusedConnections,
                              long messagesRead, long bytesRead, long messageErrorsSent,
                              long oversizeRefused, long earlyRejections, long handoffRejections,
                              long cancelledRequests, long outboundOverflowCloses, long idleCloses,
                              long stallCloses, int handoffQueueDepth, long budgetPauses, long budgetCloses,
-                             long inboundHeldBytes, long inboundLimitBytes, long readDeferrals) {
+                             long inboundHeldBytes, long inboundLimitBytes, long readDeferrals,
+                             long acceptFailures) {
 }

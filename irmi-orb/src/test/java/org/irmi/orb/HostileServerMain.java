@@ -23,7 +23,12 @@ public final class HostileServerMain {
         String port = args[1];
         Thread.setDefaultUncaughtExceptionHandler((t, e) -> System.out.println("UNCAUGHT " + t.getName() + " " + e));
         ORB server = stock ? Orbs.stock("OAPort", port) : Orbs.irmi("OAPort", port);
-        System.out.println("IOR " + Orbs.serve(server, new EchoServant()));
+        String ior = Orbs.serve(server, new EchoServant());
+        if (!stock) {
+            // Loaded now: a test may take every file descriptor, and then no class file can be opened.
+            stats(server);
+        }
+        System.out.println("IOR " + ior);
         System.out.flush();
         BufferedReader in = new BufferedReader(new InputStreamReader(System.in, StandardCharsets.UTF_8));
         String line;
@@ -33,15 +38,18 @@ public final class HostileServerMain {
                 if (stock) {
                     System.out.println("STATS maxHeap=" + maxHeap);
                 } else {
-                    TransportStats s = Orbs.transport(server).stats();
-                    System.out.println("STATS maxHeap=" + maxHeap + " held=" + s.inboundHeldBytes() + " limit="
-                            + s.inboundLimitBytes() + " pauses=" + s.budgetPauses() + " closes=" + s.budgetCloses()
-                            + " open=" + s.openConnections());
+                    System.out.println("STATS maxHeap=" + maxHeap + " " + stats(server));
                 }
                 System.out.flush();
             }
         }
         Orbs.destroy(server);
         System.exit(0);
+    }
+
+    private static String stats(ORB server) {
+        TransportStats s = Orbs.transport(server).stats();
+        return "held=" + s.inboundHeldBytes() + " limit=" + s.inboundLimitBytes() + " pauses=" + s.budgetPauses()
+                + " closes=" + s.budgetCloses() + " open=" + s.openConnections() + " acceptFailures=" + s.acceptFailures();
     }
 }

@@ -50,7 +50,7 @@ public record Sla(
     String name = file.getFileName() == null ? file.toString() : file.getFileName().toString();
     String text;
     try {
-      text = Files.readString(file, StandardCharsets.UTF_8);
+      text = new String(org.irmi.sla.internal.SlaFileText.read(file), StandardCharsets.UTF_8);
     } catch (NoSuchFileException e) {
       throw new SlaException(List.of(new SlaError(name, 1, 1, "", "file not found: " + file)));
     } catch (IOException e) {

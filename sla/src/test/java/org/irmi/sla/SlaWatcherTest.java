@@ -205,4 +205,85 @@ class SlaWatcherTest {
       assertThat(coolDownSeconds(w.current())).isEqualTo(90);
     }
   }
+
+  @Test
+  void shouldRefuseAFileLargerThanOneMebibyteWithoutReadingItWhole() throws IOException {
+    try (SlaWatcher w = SlaWatcher.open(write(V1))) {
+      write(V2 + "# " + "x".repeat(2 * 1024 * 1024) + "\n");
+
+      ReloadResult r = w.poll();
+
+      assertThat(r.outcome()).isEqualTo(ReloadResult.Outcome.REJECTED);
+      assertThat(r.errors()).singleElement().satisfies(e -> {
+        assertThat(e.source()).isEqualTo("orders.yaml");
+        assertThat(e.message()).contains("larger than 1 MiB");
+      });
+      assertThat(coolDownSeconds(w.current())).isEqualTo(30);
+    }
+  }
+
+  @Test
+  void shouldRefuseCollectionsNestedTooDeepWithTheLine() throws IOException {
+    try (SlaWatcher w = SlaWatcher.open(write(V1))) {
+      write("service: orders\n# a comment with [ [ [\nisolationPoints: " + "[".repeat(200_000) + "\n");
+
+      ReloadResult r = w.poll();
+
+      assertThat(r.outcome()).isEqualTo(ReloadResult.Outcome.REJECTED);
+      assertThat(r.errors()).singleElement().satisfies(e -> {
+        assertThat(e.source()).isEqualTo("orders.yaml");
+        assertThat(e.line()).isEqualTo(3);
+        assertThat(e.message()).contains("nested more than 64 deep");
+      });
+      assertThat(coolDownSeconds(w.current())).isEqualTo(30);
+    }
+  }
+
+  /**
+   * A Kubernetes ConfigMap volume: the file is a symlink through "..data" to a timestamped
+   * directory, and an update renames a new "..data" symlink over the old one; the file's own
+   * directory entry never changes.
+   */
+  @Test
+  void shouldReloadWhenAConfigMapSwapsItsDataLink() throws Exception {
+    Path v1Dir = Files.createDirectory(dir.resolve("..2026_11_23_21_00_00.1"));
+    Files.writeString(v1Dir.resolve("orders.yaml"), V1);
+    Files.createSymbolicLink(dir.resolve("..data"), v1Dir.getFileName());
+    Path file = Files.createSymbolicLink(dir.resolve("orders.yaml"), Path.of("..data", "orders.yaml"));
+    try (SlaWatcher w = SlaWatcher.watch(file)) {
+      CountDownLatch applied = new CountDownLatch(1);
+      w.addListener((previous, current) -> applied.countDown());
+      Path v2Dir = Files.createDirectory(dir.resolve("..2026_11_23_21_05_00.2"));
+      Files.writeString(v2Dir.resolve("orders.yaml"), V2);
+      Path tmpLink = Files.createSymbolicLink(dir.resolve("..data_tmp"), v2Dir.getFileName());
+
+      Files.move(tmpLink, dir.resolve("..data"), StandardCopyOption.ATOMIC_MOVE, StandardCopyOption.REPLACE_EXISTING);
+
+      assertThat(applied.await(10, TimeUnit.SECONDS)).as("reload within 10 s").isTrue();
+      assertThat(coolDownSeconds(w.current())).isEqualTo(90);
+    }
+  }
+
+  @Test
+  void shouldKeepWatchingAfterAListenerThrowsAnError() throws Exception {
+    try (SlaWatcher w = SlaWatcher.watch(write(V1))) {
+      CountDownLatch second = new CountDownLatch(2);
+      w.addListener((previous, current) -> {
+        second.countDown();
+        if (second.getCount() == 1) {
+          throw new StackOverflowError("listener blew its stack");
+        }
+      });
+      write(V2);
+      long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(10);
+      while (second.getCount() == 2 && System.nanoTime() < deadline) {
+        Thread.sleep(10);
+      }
+
+      write(V1);
+
+      assertThat(second.await(10, TimeUnit.SECONDS)).as("the watch thread applied a later change").isTrue();
+      assertThat(coolDownSeconds(w.current())).isEqualTo(30);
+    }
+  }
 }

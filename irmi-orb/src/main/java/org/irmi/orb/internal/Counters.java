@@ -6,6 +6,7 @@ import java.util.concurrent.atomic.LongAdder;
 final class Counters {
     final LongAdder accepted = new LongAdder();
     final LongAdder refused = new LongAdder();
+    final LongAdder acceptFailures = new LongAdder();
     final LongAdder messagesRead = new LongAdder();
     final LongAdder bytesRead = new LongAdder();
     final LongAdder messageErrors = new LongAdder();

@@ -60,6 +60,13 @@ final class SelectorLoop implements IrmiTransport, Runnable {
 
     final TransportConfig config;
     final Counters counters = new Counters();
+    /** The listening socket's key: OP_ACCEPT off while accepting backs off. */
+    private SelectionKey acceptKey;
+    /** When accepting resumes after a failure (0: not backing off). SELECTOR THREAD ONLY. */
+    private long acceptResumeNanos;
+    /** How long accepting stops after it failed (out of file descriptors, usually). */
+    static final long ACCEPT_BACKOFF_NANOS = TimeUnit.MILLISECONDS.toNanos(100);
+
     /** The transport-wide inbound memory budget. */
     final InboundBudget budget;
     /** Connections not read because the budget is short. SELECTOR THREAD ONLY. */
@@ -104,7 +111,7 @@ final class SelectorLoop implements IrmiTransport, Runnable {
         server.bind(host == null ? new InetSocketAddress(port) : new InetSocketAddress(host, port),
                 config.acceptBacklog());
         server.configureBlocking(false);
-        server.register(selector, SelectionKey.OP_ACCEPT);
+        acceptKey = server.register(selector, SelectionKey.OP_ACCEPT);
         this.dispatch = config.dispatchThreads() == 0 ? null : new DispatchQueue<>("irmi-dispatch",
                 config.dispatchThreads(), config.handoffQueueCapacity(), this::dispatch);
         this.thread = new Thread(this, READER_THREAD_NAME);
@@ -137,6 +144,14 @@ final class SelectorLoop implements IrmiTransport, Runnable {
             try {
                 runTasks();
                 long waitMillis = pacer.hasDeferred() ? 1 : Math.max(1, TimeUnit.NANOSECONDS.toMillis(nextSweep - nowNanos));
+                if (acceptResumeNanos != 0) {
+                    if (nowNanos - acceptResumeNanos >= 0) {
+                        acceptResumeNanos = 0;
+                        acceptKey.interestOps(SelectionKey.OP_ACCEPT);
+                    } else {
+                        waitMillis = Math.min(waitMillis, Math.max(1, TimeUnit.NANOSECONDS.toMillis(acceptResumeNanos - nowNanos)));
+                    }
+                }
                 selector.select(waitMillis);
                 nowNanos = nanoClock.getAsLong(); // the turn's time: first-byte stamps and activity use it
                 onSelected(selector.selectedKeys());
@@ -234,7 +249,18 @@ final class SelectorLoop implements IrmiTransport, Runnable {
             try {
                 ch = server.accept();
             } catch (IOException e) {
-                LOG.warn("accept failed: {}", e.toString());
+                // Out of file descriptors, usually: the pending connection stays pending and the
+                // server socket stays ready, so retrying at once would spin the loop (and, logged
+                // each time, flood the log). Stop accepting for a while; the connections already
+                // open keep being served.
+                counters.acceptFailures.add(1);
+                badInput.note("accept failed ({}); not accepting for {} ms", e.toString(),
+                        TimeUnit.NANOSECONDS.toMillis(ACCEPT_BACKOFF_NANOS));
+                acceptKey.interestOps(0);
+                acceptResumeNanos = nowNanos + ACCEPT_BACKOFF_NANOS;
+                if (acceptResumeNanos == 0) {
+                    acceptResumeNanos = 1;
+                }
                 return;
             }
             if (ch == null) {
@@ -521,9 +547,17 @@ final class SelectorLoop implements IrmiTransport, Runnable {
                 return;
             }
             if (t.type() == Giop.REQUEST) {
-                requestListener.requestReceived(t.message(), c.giop);
-                // JacORB may queue it in the POA and run it later: its bytes stay counted until it finishes
+                // JacORB may queue it in the POA and run it later: its bytes stay counted until it
+                // finishes. Held before the hand-off: a POA thread may finish it before this one returns.
                 running = t.requestId() != -1 && c.holdUntilFinished(t.requestId(), t.message().length, System.nanoTime());
+                try {
+                    requestListener.requestReceived(t.message(), c.giop);
+                } catch (RuntimeException | Error e) {
+                    if (running) {
+                        c.requestFinished(t.requestId()); // released here, not again below
+                    }
+                    throw e;
+                }
             } else {
                 requestListener.locateRequestReceived(t.message(), c.giop);
             }
@@ -712,6 +746,6 @@ final class SelectorLoop implements IrmiTransport, Runnable {
                 k.bytesRead.sum(), k.messageErrors.sum(), k.oversize.sum(), k.earlyRejections.sum(),
                 k.handoffRejections.sum(), k.cancelled.sum(), k.outboundOverflowCloses.sum(), k.idleCloses.sum(),
                 k.stallCloses.sum(), dispatch == null ? 0 : dispatch.depth(), k.budgetPauses.sum(),
-                k.budgetCloses.sum(), budget.heldBytes(), budget.limitBytes(), pacer.deferrals());
+                k.budgetCloses.sum(), budget.heldBytes(), budget.limitBytes(), pacer.deferrals(), k.acceptFailures.sum());
     }
 }

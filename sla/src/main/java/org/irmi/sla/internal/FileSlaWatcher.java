@@ -32,6 +32,8 @@ import org.slf4j.LoggerFactory;
 public final class FileSlaWatcher implements SlaWatcher {
 
   private static final Logger LOG = LoggerFactory.getLogger("org.irmi.sla");
+  /** The symlink a Kubernetes ConfigMap volume swaps on every update. */
+  private static final Path DATA_LINK = Path.of("..data");
 
   private final Path file;
   private final String name;
@@ -97,11 +99,14 @@ public final class FileSlaWatcher implements SlaWatcher {
       byte[] bytes;
       String problem;
       try {
-        bytes = Files.readAllBytes(file);
+        bytes = SlaFileText.read(file);
         problem = null;
       } catch (NoSuchFileException e) {
         bytes = null;
         problem = "file not found: " + file + "; keeping the SLA in force";
+      } catch (SlaFileText.TooLargeException e) {
+        bytes = null;
+        problem = e.getMessage() + "; keeping the SLA in force";
       } catch (IOException e) {
         bytes = null;
         problem = "cannot read " + file + ": " + e.getMessage() + "; keeping the SLA in force";
@@ -157,7 +162,7 @@ public final class FileSlaWatcher implements SlaWatcher {
 
   private byte[] read() {
     try {
-      return Files.readAllBytes(file);
+      return SlaFileText.read(file);
     } catch (IOException e) {
       return null;
     }
@@ -174,14 +179,20 @@ public final class FileSlaWatcher implements SlaWatcher {
       }
       boolean relevant = false;
       for (WatchEvent<?> event : key.pollEvents()) {
-        if (event.kind() == StandardWatchEventKinds.OVERFLOW || fileName.equals(event.context())) {
+        // the file itself, or a Kubernetes ConfigMap update: the mounted file is a symlink through
+        // "..data", and an update renames a new "..data" symlink into place without touching it
+        if (event.kind() == StandardWatchEventKinds.OVERFLOW || fileName.equals(event.context())
+            || DATA_LINK.equals(event.context())) {
           relevant = true;
         }
       }
       if (relevant) {
         try {
           poll();
-        } catch (RuntimeException e) {
+        } catch (VirtualMachineError e) {
+          // out of memory or stack while reading or parsing: the SLA in force stays, the watch goes on
+          LOG.error("SLA reload of {} failed with {}; the SLA in force stays", name, e.toString());
+        } catch (RuntimeException | LinkageError | AssertionError e) {
           LOG.warn("SLA reload of {} failed unexpectedly; the SLA in force stays", name, e);
         }
       }

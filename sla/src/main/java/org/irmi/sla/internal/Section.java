@@ -55,7 +55,11 @@ final class Section {
     void at(Mark m, String keyPath, String message) {
       int line = m == null ? 1 : m.getLine() + 1;
       int col = m == null ? 1 : m.getColumn() + 1;
-      list.add(new SlaError(source, line, col, keyPath, message));
+      at(line, col, keyPath, message);
+    }
+
+    void at(int line, int column, String keyPath, String message) {
+      list.add(new SlaError(source, line, column, keyPath, message));
     }
 
     int size() {

@@ -79,15 +79,68 @@ public final class SlaBinder {
     return new SlaBinder(source).run(yaml);
   }
 
+  /** Deepest nesting of flow collections ({@code [ ]} and {@code { }}) an SLA may use. */
+  static final int MAX_FLOW_DEPTH = 64;
+
+  /**
+   * The line where flow collections first nest deeper than {@link #MAX_FLOW_DEPTH}, or 0: the YAML
+   * composer is recursive, and "[[[[...", a few kilobytes of it, overflows its stack.
+   * Quoted text and comments are skipped.
+   */
+  static int deepFlowNestingLine(String yaml) {
+    int depth = 0;
+    int line = 1;
+    char quote = 0;
+    boolean comment = false;
+    for (int i = 0; i < yaml.length(); i++) {
+      char ch = yaml.charAt(i);
+      if (ch == '\n') {
+        line++;
+        comment = false;
+        continue;
+      }
+      if (comment) {
+        continue;
+      }
+      if (quote != 0) {
+        if (ch == quote) {
+          quote = 0;
+        }
+        continue;
+      }
+      switch (ch) {
+        case '\'', '"' -> quote = ch;
+        case '#' -> comment = i == 0 || Character.isWhitespace(yaml.charAt(i - 1));
+        case '[', '{' -> {
+          if (++depth > MAX_FLOW_DEPTH) {
+            return line;
+          }
+        }
+        case ']', '}' -> depth = Math.max(0, depth - 1);
+        default -> {
+        }
+      }
+    }
+    return 0;
+  }
+
   private Sla run(String yaml) {
     if (yaml.length() > MAX_FILE_CHARS) {
       errors.at((Mark) null, "", "file is larger than 1 MiB; an SLA file is a few hundred lines");
+      throw exception();
+    }
+    int deepLine = deepFlowNestingLine(yaml);
+    if (deepLine > 0) {
+      errors.at(deepLine, 1, "", "collections nested more than " + MAX_FLOW_DEPTH + " deep; an SLA needs a few levels");
       throw exception();
     }
     Optional<Node> root;
     try {
       LoadSettings settings = LoadSettings.builder().setLabel(errors.source).setMaxAliasesForCollections(50).build();
       root = new Compose(settings).composeString(yaml);
+    } catch (StackOverflowError e) {
+      errors.at((Mark) null, "", "the YAML is nested too deep to read; an SLA needs a few levels");
+      throw exception();
     } catch (MarkedYamlEngineException e) {
       Mark m = e.getProblemMark().orElse(e.getContextMark().orElse(null));
       String context = e.getContext() == null ? "" : e.getContext() + ": ";

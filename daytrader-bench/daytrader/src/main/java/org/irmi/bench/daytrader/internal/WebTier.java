@@ -82,8 +82,16 @@ final class WebTier extends Handler.Abstract {
 
     /** A browser's or httperf session's state. */
     private static final class Session {
+        volatile String id;
         volatile String userId;
+        volatile long lastSeenNanos;
     }
+
+    /** A session unused this long is gone: its cookie no longer signs anyone in. */
+    static final long SESSION_IDLE_NANOS = java.util.concurrent.TimeUnit.MINUTES.toNanos(30);
+    /** The largest opening balance {@code register} takes, and the longest {@code poison} call. */
+    static final BigDecimal MAX_OPENING_BALANCE = new BigDecimal("1000000000");
+    static final long MAX_POISON_MILLIS = 60_000;
 
     /** A rendered reply. */
     private record Page(int status, String contentType, String body) {
@@ -108,8 +116,12 @@ final class WebTier extends Handler.Abstract {
         long start = nanoClock.getAsLong();
         Page page;
         boolean failed = false;
+        String signedInBefore = session.userId;
         try {
             page = route(name, params, session);
+            if (signedInBefore == null && session.userId != null) {
+                renewId(session, response); // a new id at login: an id known before it (fixation) signs nobody in
+            }
         } catch (Exception e) { // RemoteException, CORBA system exceptions, and what a broken reply makes the stub throw
             failed = true;
             page = new Page(500, "text/html; charset=utf-8", new Html("Backend failure", session.userId)
@@ -128,24 +140,49 @@ final class WebTier extends Handler.Abstract {
     }
 
     private Session session(Request request, Response response) {
+        long now = nanoClock.getAsLong();
         for (HttpCookie c : Request.getCookies(request)) {
             if (COOKIE.equals(c.getName())) {
                 Session s = sessions.get(c.getValue());
-                if (s != null) {
+                if (s != null && now - s.lastSeenNanos < SESSION_IDLE_NANOS) {
+                    s.lastSeenNanos = now;
                     return s;
+                }
+                if (s != null) {
+                    sessions.remove(c.getValue(), s); // expired
                 }
             }
         }
         if (sessions.size() >= MAX_SESSIONS) {
-            sessions.clear(); // a crude bound: long runs of httperf sessions must not grow the heap without end
+            sessions.values().removeIf(x -> now - x.lastSeenNanos >= SESSION_IDLE_NANOS);
+            if (sessions.size() >= MAX_SESSIONS) {
+                sessions.clear(); // the bound holds even when every session is recent
+            }
         }
-        byte[] raw = new byte[12];
-        sessionIds.nextBytes(raw);
-        String id = java.util.HexFormat.of().formatHex(raw);
         Session s = new Session();
-        sessions.put(id, s);
-        Response.addCookie(response, HttpCookie.build(COOKIE, id).path("/").build());
+        s.lastSeenNanos = now;
+        s.id = newId();
+        sessions.put(s.id, s);
+        Response.addCookie(response, cookie(s.id));
         return s;
+    }
+
+    private void renewId(Session s, Response response) {
+        String old = s.id;
+        s.id = newId();
+        sessions.put(s.id, s);
+        sessions.remove(old, s);
+        Response.addCookie(response, cookie(s.id));
+    }
+
+    private String newId() {
+        byte[] raw = new byte[16];
+        sessionIds.nextBytes(raw);
+        return java.util.HexFormat.of().formatHex(raw);
+    }
+
+    private static HttpCookie cookie(String id) {
+        return HttpCookie.build(COOKIE, id).path("/").httpOnly(true).sameSite(HttpCookie.SameSite.LAX).build();
     }
 
     private Page route(String name, Fields params, Session session) throws RemoteException {
@@ -236,6 +273,10 @@ final class WebTier extends Handler.Abstract {
         }
         try {
             BigDecimal money = new BigDecimal(p.getValue("money") == null ? "10000" : p.getValue("money").trim());
+            if (money.signum() < 0 || money.compareTo(MAX_OPENING_BALANCE) > 0 || money.scale() > 2) {
+                return Page.html(new Html("Register", s.userId).error("opening balance must be 0 to 1,000,000,000 with at most"
+                        + " 2 decimals").registerForm().finish());
+            }
             String passwd = p.getValue("passwd") == null ? "xxx" : p.getValue("passwd");
             trade.register(uid, passwd, p.getValue("fullname"), p.getValue("address"), p.getValue("email"),
                     p.getValue("creditcard"), money);
@@ -440,6 +481,10 @@ final class WebTier extends Handler.Abstract {
             ms = millis == null ? 0 : Long.parseLong(millis.trim());
         } catch (NumberFormatException e) {
             return new Page(400, "text/plain; charset=utf-8", "millis must be a whole number, was '" + millis + "'\n");
+        }
+        if (ms < 0 || ms > MAX_POISON_MILLIS) {
+            return new Page(400, "text/plain; charset=utf-8", "millis must be 0 (the default, 4 s) to " + MAX_POISON_MILLIS
+                    + ", was " + ms + "\n");
         }
         long t0 = nanoClock.getAsLong();
         long arrays = trade.poison(ms);

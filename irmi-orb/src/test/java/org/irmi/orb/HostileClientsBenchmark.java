@@ -1,0 +1,416 @@
+package org.irmi.orb;
+
+import java.io.BufferedReader;
+import java.io.IOException;
+import java.io.InputStream;
+import java.io.InputStreamReader;
+import java.io.OutputStream;
+import java.io.PrintStream;
+import java.net.InetSocketAddress;
+import java.net.Socket;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.nio.file.Paths;
+import java.time.LocalDate;
+import java.util.ArrayList;
+import java.util.Arrays;
+import java.util.Collections;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Locale;
+import java.util.Map;
+import java.util.concurrent.LinkedBlockingQueue;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicBoolean;
+import java.util.concurrent.atomic.AtomicLong;
+
+import irmitest.Echo;
+import irmitest.EchoHelper;
+
+import org.HdrHistogram.Histogram;
+import org.omg.CORBA.ORB;
+
+/**
+ * The hostile-clients benchmark of issue 11: one well-behaved client beside every hostile client
+ * at once, against an I-RMI server and a stock JacORB server, each in a JVM of its own with the
+ * same heap, in interleaved trials.
+ *
+ * <p>Per trial: a quiet phase (the well-behaved client alone), then a hostile phase with, all at
+ * once: 20 heap bombs (a header declaring a 64 MiB body, one byte, held), 20 fragment pinners (a
+ * first fragment with more to come, never followed), 4 never-reading clients (256 KB echo
+ * requests, replies never read), 2 request floods (pipelined small requests as fast as the server
+ * takes them) and 1,000 slowloris connections (one byte every 2 s). The well-behaved client makes
+ * closed-loop {@code echoString} calls on a stock JacORB client ORB throughout.
+ *
+ * <p>Prints, and writes to {@code docs/benchmarks/hostile-clients.md}: the well-behaved client's
+ * p50/p99 quiet and hostile, their ratio, its calls lost (failed or wrong), the server's peak RSS,
+ * whether it stayed up, and (I-RMI) the inbound budget's peak held bytes against its limit.
+ *
+ * <p>Run: {@code scripts/hostile-bench.sh} ({@code --trials N}, {@code --quiet S}, {@code --hostile S}).
+ */
+public final class HostileClientsBenchmark {
+
+    static final String HEAP = "-Xmx256m";
+    static final int HEAP_BOMBS = 20;
+    static final int PINNERS = 20;
+    static final int NEVER_READERS = 4;
+    static final int FLOODS = 2;
+    static final int SLOWLORIS = 1000;
+
+    /** One trial's outcome. */
+    record Trial(String orb, int n, long quietP50, long quietP99, long hostileP50, long hostileP99, long calls,
+                 long lost, long peakRssKb, boolean up, long peakHeld, long limit, String note) {
+        double ratio() {
+            return quietP99 == 0 ? Double.NaN : (double) hostileP99 / quietP99;
+        }
+    }
+
+    private HostileClientsBenchmark() {
+    }
+
+    public static void main(String[] args) throws Exception {
+        int trials = 3;
+        int quietSeconds = 10;
+        int hostileSeconds = 20;
+        Path out = Paths.get("docs/benchmarks/hostile-clients.md");
+        for (int i = 0; i < args.length; i++) {
+            switch (args[i]) {
+                case "--trials" -> trials = Integer.parseInt(args[++i]);
+                case "--quiet" -> quietSeconds = Integer.parseInt(args[++i]);
+                case "--hostile" -> hostileSeconds = Integer.parseInt(args[++i]);
+                case "--out" -> out = Paths.get(args[++i]);
+                default -> throw new IllegalArgumentException("unknown argument " + args[i]);
+            }
+        }
+        List<Trial> results = new ArrayList<>();
+        for (int t = 1; t <= trials; t++) {
+            for (String orb : List.of("irmi", "stock")) {
+                Trial r = trial(orb, t, quietSeconds, hostileSeconds);
+                System.out.printf(Locale.ROOT, "trial %d %-5s quiet p50/p99 %d/%d us, hostile p50/p99 %d/%d us (%.2fx), calls %d,"
+                                + " lost %d, peak RSS %d MB, up %s, held %d/%d %s%n", t, orb, r.quietP50, r.quietP99, r.hostileP50,
+                        r.hostileP99, r.ratio(), r.calls, r.lost, r.peakRssKb / 1024, r.up, r.peakHeld, r.limit, r.note);
+                results.add(r);
+            }
+        }
+        write(out, results, trials, quietSeconds, hostileSeconds, String.join(" ", args));
+        System.out.println("wrote " + out);
+    }
+
+    static Trial trial(String orb, int n, int quietSeconds, int hostileSeconds) throws Exception {
+        Path java = Paths.get(System.getProperty("java.home"), "bin", "java");
+        int port;
+        try (java.net.ServerSocket free = new java.net.ServerSocket(0)) {
+            port = free.getLocalPort();
+        }
+        Process child = new ProcessBuilder(java.toString(), HEAP, "-XX:+UseSerialGC",
+                "-Dorg.slf4j.simpleLogger.defaultLogLevel=warn", "-Dorg.slf4j.simpleLogger.log.org.jacorb=error",
+                "-cp", System.getProperty("java.class.path"),
+                HostileServerMain.class.getName(), orb, String.valueOf(port)).redirectErrorStream(true).start();
+        StringBuffer output = new StringBuffer();
+        LinkedBlockingQueue<String> lines = new LinkedBlockingQueue<>();
+        Thread pump = new Thread(() -> {
+            try (BufferedReader r = new BufferedReader(new InputStreamReader(child.getInputStream(), StandardCharsets.UTF_8))) {
+                String l;
+                while ((l = r.readLine()) != null) {
+                    output.append(l).append('\n');
+                    lines.add(l);
+                }
+            } catch (IOException ignored) {
+                // ended
+            }
+        }, "child-output");
+        pump.setDaemon(true);
+        pump.start();
+        PrintStream toChild = new PrintStream(child.getOutputStream(), true, StandardCharsets.UTF_8);
+        AtomicBoolean hostile = new AtomicBoolean(true);
+        List<Socket> sockets = Collections.synchronizedList(new ArrayList<>());
+        List<Thread> threads = new ArrayList<>();
+        ORB client = null;
+        try {
+            String ior = await(lines, "IOR ", output).substring(4);
+            client = Orbs.stock("jacorb.connection.client.pending_reply_timeout", "30000");
+            Echo echo = EchoHelper.narrow(client.string_to_object(ior));
+            byte[] key = GiopClient.objectKey(client.string_to_object(ior));
+            long[] lost = {0};
+            long[] calls = {0};
+            for (int i = 0; i < 2_000; i++) { // warm-up: JIT both sides before the quiet figure
+                call(echo, i, lost, calls);
+            }
+            lost[0] = 0;
+            calls[0] = 0;
+            Histogram quiet = measure(echo, quietSeconds, lost, calls);
+            long peakRss = rssKb(child.pid());
+            // the hostile clients, all at once
+            threads.add(start("heap-bombs", () -> {
+                for (int i = 0; i < HEAP_BOMBS; i++) {
+                    Socket s = open(port, sockets);
+                    s.getOutputStream().write(header(0, (int) (64L << 20) - 12));
+                    s.getOutputStream().write(42);
+                }
+            }));
+            threads.add(start("pinners", () -> {
+                byte[] request = GiopClient.request12(1, key, "echoString", GiopClient.stringArg("pinned"), true);
+                byte[][] parts = GiopClient.fragment12(request, 1, 16);
+                for (int i = 0; i < PINNERS; i++) {
+                    Socket s = open(port, sockets);
+                    s.getOutputStream().write(parts[0]); // more fragments announced, never sent
+                }
+            }));
+            for (int i = 0; i < NEVER_READERS; i++) {
+                threads.add(start("never-reader-" + i, () -> {
+                    Socket s = open(port, sockets);
+                    s.setReceiveBufferSize(4096);
+                    byte[] args = GiopClient.bytesArg(new byte[256 * 1024]);
+                    OutputStream o = s.getOutputStream();
+                    for (int id = 0; hostile.get(); id++) {
+                        o.write(GiopClient.request12(id, key, "echoBytes", args, true));
+                    }
+                }));
+            }
+            for (int i = 0; i < FLOODS; i++) {
+                threads.add(start("flood-" + i, () -> {
+                    Socket s = open(port, sockets);
+                    InputStream in = s.getInputStream();
+                    Thread drain = new Thread(() -> {
+                        byte[] sink = new byte[65536];
+                        try {
+                            while (in.read(sink) >= 0) {
+                                // replies dropped
+                            }
+                        } catch (IOException ignored) {
+                            // closed
+                        }
+                    }, "flood-drain");
+                    drain.setDaemon(true);
+                    drain.start();
+                    byte[] args = GiopClient.stringArg("flood");
+                    OutputStream o = new java.io.BufferedOutputStream(s.getOutputStream(), 65536);
+                    for (int id = 0; hostile.get(); id++) {
+                        o.write(GiopClient.request12(id, key, "echoString", args, true));
+                    }
+                    o.flush();
+                }));
+            }
+            threads.add(start("slowloris", () -> {
+                List<Socket> slow = new ArrayList<>();
+                for (int i = 0; i < SLOWLORIS && hostile.get(); i++) {
+                    slow.add(open(port, sockets));
+                }
+                byte[] h = header(0, 100);
+                for (int at = 0; hostile.get(); at++) {
+                    for (Socket s : slow) {
+                        if (!s.isClosed()) {
+                            try {
+                                s.getOutputStream().write(h[at % h.length]);
+                            } catch (IOException closed) {
+                                s.close();
+                            }
+                        }
+                    }
+                    Thread.sleep(2_000);
+                }
+            }));
+            Thread.sleep(1_000); // the hostile clients connect
+            long[] peakHeld = {0};
+            long[] limit = {0};
+            Thread watcher = start("server-watch", () -> {
+                while (hostile.get()) {
+                    Thread.sleep(500);
+                }
+            });
+            threads.add(watcher);
+            long end = System.nanoTime() + TimeUnit.SECONDS.toNanos(hostileSeconds);
+            Histogram loaded = new Histogram(TimeUnit.SECONDS.toMicros(60), 3);
+            long lastStats = 0;
+            while (System.nanoTime() < end && child.isAlive()) {
+                long t0 = System.nanoTime();
+                call(echo, (int) calls[0], lost, calls, loaded, t0);
+                if (t0 - lastStats > TimeUnit.MILLISECONDS.toNanos(500)) {
+                    lastStats = t0;
+                    peakRss = Math.max(peakRss, rssKb(child.pid()));
+                    if (orb.equals("irmi") && child.isAlive()) {
+                        Map<String, Long> s = stats(toChild, lines, output);
+                        peakHeld[0] = Math.max(peakHeld[0], s.getOrDefault("held", 0L));
+                        limit[0] = s.getOrDefault("limit", 0L);
+                    }
+                }
+            }
+            boolean up = child.isAlive();
+            String note = output.toString().contains("OutOfMemoryError") ? "OutOfMemoryError in the server's output" : "";
+            return new Trial(orb, n, quiet.getValueAtPercentile(50), quiet.getValueAtPercentile(99),
+                    loaded.getValueAtPercentile(50), loaded.getValueAtPercentile(99), calls[0], lost[0], peakRss, up,
+                    peakHeld[0], limit[0], note);
+        } finally {
+            hostile.set(false);
+            synchronized (sockets) {
+                for (Socket s : sockets) {
+                    try {
+                        s.close();
+                    } catch (IOException ignored) {
+                        // closing
+                    }
+                }
+            }
+            for (Thread t : threads) {
+                t.join(5_000);
+            }
+            if (client != null) {
+                Orbs.destroy(client);
+            }
+            toChild.println("quit");
+            if (!child.waitFor(20, TimeUnit.SECONDS)) {
+                child.destroyForcibly();
+            }
+        }
+    }
+
+    private static Histogram measure(Echo echo, int seconds, long[] lost, long[] calls) {
+        Histogram h = new Histogram(TimeUnit.SECONDS.toMicros(60), 3);
+        long end = System.nanoTime() + TimeUnit.SECONDS.toNanos(seconds);
+        while (System.nanoTime() < end) {
+            call(echo, (int) calls[0], lost, calls, h, System.nanoTime());
+        }
+        return h;
+    }
+
+    private static void call(Echo echo, int i, long[] lost, long[] calls) {
+        call(echo, i, lost, calls, null, 0);
+    }
+
+    private static void call(Echo echo, int i, long[] lost, long[] calls, Histogram h, long t0) {
+        String s = "call " + i;
+        calls[0]++;
+        try {
+            if (!s.equals(echo.echoString(s))) {
+                lost[0]++;
+            }
+        } catch (RuntimeException e) {
+            lost[0]++;
+        }
+        if (h != null) {
+            h.recordValue(Math.min(h.getHighestTrackableValue(), (System.nanoTime() - t0) / 1000));
+        }
+    }
+
+    /** A GIOP 1.2 header (big-endian) of {@code type} declaring {@code body} bytes. */
+    static byte[] header(int type, int body) {
+        return new byte[] {'G', 'I', 'O', 'P', 1, 2, 0, (byte) type, (byte) (body >>> 24), (byte) (body >>> 16),
+                (byte) (body >>> 8), (byte) body};
+    }
+
+    interface Body {
+        void run() throws Exception;
+    }
+
+    private static Thread start(String name, Body body) {
+        Thread t = new Thread(() -> {
+            try {
+                body.run();
+            } catch (Exception closed) {
+                // a hostile client closed by the server, or the trial ended
+            }
+        }, name);
+        t.setDaemon(true);
+        t.start();
+        return t;
+    }
+
+    private static Socket open(int port, List<Socket> sockets) throws IOException {
+        Socket s = new Socket();
+        sockets.add(s);
+        s.connect(new InetSocketAddress("127.0.0.1", port), 10_000);
+        return s;
+    }
+
+    private static long rssKb(long pid) {
+        try {
+            for (String l : Files.readAllLines(Path.of("/proc", Long.toString(pid), "status"))) {
+                if (l.startsWith("VmRSS:")) {
+                    return Long.parseLong(l.replaceAll("[^0-9]", ""));
+                }
+            }
+        } catch (IOException | NumberFormatException e) {
+            return 0;
+        }
+        return 0;
+    }
+
+    private static Map<String, Long> stats(PrintStream toChild, LinkedBlockingQueue<String> lines, StringBuffer output)
+            throws InterruptedException {
+        toChild.println("stats");
+        Map<String, Long> m = new LinkedHashMap<>();
+        for (String kv : await(lines, "STATS ", output).substring(6).split(" ")) {
+            String[] p = kv.split("=");
+            m.put(p[0], Long.parseLong(p[1]));
+        }
+        return m;
+    }
+
+    private static String await(LinkedBlockingQueue<String> lines, String prefix, StringBuffer output)
+            throws InterruptedException {
+        long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(60);
+        while (System.nanoTime() < deadline) {
+            String l = lines.poll(1, TimeUnit.SECONDS);
+            if (l != null && l.startsWith(prefix)) {
+                return l;
+            }
+        }
+        throw new IllegalStateException("no line starting with '" + prefix + "' from the server JVM; output:\n" + output);
+    }
+
+    private static void write(Path out, List<Trial> results, int trials, int quiet, int hostile, String args)
+            throws IOException {
+        StringBuilder b = new StringBuilder();
+        String commit = git("rev-parse", "--short", "HEAD");
+        b.append("# Hostile clients\n\n");
+        b.append("Made on commit `").append(commit).append("`, ").append(LocalDate.now()).append(", ")
+                .append(Runtime.getRuntime().availableProcessors()).append(" CPUs, Java ").append(System.getProperty("java.version"))
+                .append(". Command: `scripts/hostile-bench.sh").append(args.isBlank() ? "" : " " + args).append("`.\n\n");
+        b.append("Each server runs in a JVM of its own with `").append(HEAP).append(" -XX:+UseSerialGC` (I-RMI's inbound budget is")
+                .append(" then its default, a quarter of the heap). One well-behaved client (a stock JacORB ORB) makes closed-loop")
+                .append(" `echoString` calls: ").append(quiet).append(" s alone (quiet), then ").append(hostile)
+                .append(" s beside, all at once: ").append(HEAP_BOMBS).append(" heap bombs (a header declaring a 64 MiB body, one")
+                .append(" byte, held), ").append(PINNERS).append(" fragment pinners (a first fragment, the rest never sent), ")
+                .append(NEVER_READERS).append(" never-reading clients (256 KB echo requests, replies never read), ").append(FLOODS)
+                .append(" request floods (pipelined small requests) and ").append(SLOWLORIS)
+                .append(" slowloris connections (one byte every 2 s). ").append(trials)
+                .append(" trials, I-RMI and stock JacORB interleaved. Lost: calls that failed or came back wrong.\n\n");
+        b.append("| server | trial | quiet p50 / p99 (us) | hostile p50 / p99 (us) | p99 hostile / quiet | calls | lost |")
+                .append(" server up | peak RSS (MB) | inbound budget peak / limit (MiB) | note |\n");
+        b.append("|---|---|---|---|---|---|---|---|---|---|---|\n");
+        for (Trial r : results) {
+            b.append(String.format(Locale.ROOT, "| %s | %d | %d / %d | %d / %d | %.2fx | %d | %d | %s | %d | %s | %s |%n",
+                    r.orb.equals("irmi") ? "I-RMI" : "stock JacORB", r.n, r.quietP50, r.quietP99, r.hostileP50, r.hostileP99,
+                    r.ratio(), r.calls, r.lost, r.up ? "yes" : "**no**", r.peakRssKb / 1024,
+                    r.limit == 0 ? "-" : String.format(Locale.ROOT, "%.1f / %.1f", r.peakHeld / 1048576.0, r.limit / 1048576.0),
+                    r.note));
+        }
+        b.append("\n**Medians over the trials**\n\n| server | p99 hostile / quiet (min - max) | lost (total) | up in every trial |\n|---|---|---|---|\n");
+        for (String orb : List.of("irmi", "stock")) {
+            double[] ratios = results.stream().filter(r -> r.orb.equals(orb)).mapToDouble(Trial::ratio).sorted().toArray();
+            long lost = results.stream().filter(r -> r.orb.equals(orb)).mapToLong(Trial::lost).sum();
+            boolean up = results.stream().filter(r -> r.orb.equals(orb)).allMatch(Trial::up);
+            b.append(String.format(Locale.ROOT, "| %s | %.2fx (%.2f - %.2f) | %d | %s |%n", orb.equals("irmi") ? "I-RMI" : "stock JacORB",
+                    ratios.length == 0 ? Double.NaN : ratios[ratios.length / 2], ratios.length == 0 ? Double.NaN : ratios[0],
+                    ratios.length == 0 ? Double.NaN : ratios[ratios.length - 1], lost, up ? "yes" : "no"));
+        }
+        b.append("\nGoal (issue 11): the well-behaved client's p99 within 1.2x of its quiet p99, the server within its memory")
+                .append(" budget, nothing lost.\n");
+        Files.createDirectories(out.toAbsolutePath().getParent());
+        Files.writeString(out, b.toString());
+        System.out.print(b);
+    }
+
+    private static String git(String... args) {
+        try {
+            List<String> cmd = new ArrayList<>(List.of("git"));
+            cmd.addAll(Arrays.asList(args));
+            Process p = new ProcessBuilder(cmd).redirectErrorStream(true).start();
+            String s = new String(p.getInputStream().readAllBytes(), StandardCharsets.UTF_8).trim();
+            return p.waitFor() == 0 ? s : "unknown";
+        } catch (IOException | InterruptedException e) {
+            return "unknown";
+        }
+    }
+}
