@@ -48,4 +48,51 @@ class PrometheusEndpointTest {
             assertThat(response.statusCode()).isEqualTo(404);
         }
     }
+
+    @Test
+    void shouldKeepScrapingWhileAClientTricklesItsRequestAndCutThatClientOffAtTheDeadline() throws Exception {
+        try (PrometheusEndpoint endpoint = PrometheusEndpoint.start(0);
+             java.net.Socket slow = new java.net.Socket("127.0.0.1", endpoint.port())) {
+            slow.setSoTimeout(15_000);
+            java.io.OutputStream out = slow.getOutputStream();
+            long start = System.nanoTime();
+            out.write('G'); // and nothing more for now: a slowloris holding a worker
+            out.flush();
+
+            HttpResponse<String> scrape = get(endpoint.url());
+
+            assertThat(scrape.statusCode()).as("a scrape beside the slow client").isEqualTo(200);
+            int read;
+            try {
+                for (int i = 0; i < 10; i++) {
+                    out.write('E'); // one byte a second: each read is within any per-read timeout
+                    out.flush();
+                    Thread.sleep(1_000);
+                }
+                read = slow.getInputStream().read();
+            } catch (java.io.IOException closed) {
+                read = -1;
+            }
+            long seconds = java.util.concurrent.TimeUnit.NANOSECONDS.toSeconds(System.nanoTime() - start);
+            assertThat(read).as("the slow client's connection closed without an answer").isEqualTo(-1);
+            assertThat(seconds).as("closed within the deadline and the test's last second of writing").isLessThanOrEqualTo(12);
+        }
+    }
+
+    @Test
+    void shouldAnswer431WhenTheHeadersExceedTheLimit() throws Exception {
+        try (PrometheusEndpoint endpoint = PrometheusEndpoint.start(0);
+             java.net.Socket s = new java.net.Socket("127.0.0.1", endpoint.port())) {
+            s.setSoTimeout(10_000);
+            String request = "GET /metrics HTTP/1.1\r\nHost: x\r\nX-Pad: " + "a".repeat(PrometheusEndpoint.MAX_REQUEST_BYTES)
+                    + "\r\n\r\n";
+            try {
+                s.getOutputStream().write(request.getBytes(java.nio.charset.StandardCharsets.ISO_8859_1));
+            } catch (java.io.IOException closedEarly) {
+                // the endpoint may close before it has read all of it
+            }
+            String reply = new String(s.getInputStream().readAllBytes(), java.nio.charset.StandardCharsets.ISO_8859_1);
+            assertThat(reply).startsWith("HTTP/1.1 431");
+        }
+    }
 }

@@ -33,9 +33,14 @@ final class RequestParser {
     private int pos;
 
     private RequestParser(byte[] m) {
+        this(m, Giop.littleEndian(m), Giop.HEADER_BYTES);
+    }
+
+    /** A parser of {@code m} from {@code pos}; alignment counts from {@code m}'s first byte. */
+    private RequestParser(byte[] m, boolean little, int pos) {
         this.m = m;
-        this.little = Giop.littleEndian(m);
-        this.pos = Giop.HEADER_BYTES;
+        this.little = little;
+        this.pos = pos;
     }
 
     static Parsed parse(byte[] message) {
@@ -86,22 +91,48 @@ final class RequestParser {
         switch (disposition) {
             case 0:
                 return octets();
-            case 1:
-                ulong();
-                skipOctets();
-                return NO_KEY;
-            case 2:
-                ulong();
-                string();
+            case 1: { // ProfileAddr: the key inside the tagged profile, as JacORB dispatches it
+                long tag = ulong();
+                return profileKey(tag, octets());
+            }
+            case 2: { // ReferenceAddr: the key of the selected profile of the IOR
+                long selected = ulong();
+                string(); // type id
                 long profiles = ulong();
-                for (long i = 0; i < profiles; i++) {
-                    ulong();
-                    skipOctets();
+                if (profiles > (m.length - pos) / 8) {
+                    throw new Malformed("profile count " + profiles + " exceeds the message");
                 }
-                return NO_KEY;
+                byte[] key = NO_KEY;
+                for (long i = 0; i < profiles; i++) {
+                    long tag = ulong();
+                    byte[] data = octets();
+                    if (i == selected) {
+                        key = profileKey(tag, data);
+                    }
+                }
+                return key;
+            }
             default:
                 throw new Malformed("unknown target address disposition " + disposition);
         }
+    }
+
+    /**
+     * The object key inside an IIOP profile body (TAG_INTERNET_IOP), an encapsulation: byte order,
+     * version, host, port, object key. Other profile tags name no key JacORB could dispatch to.
+     */
+    static byte[] profileKey(long tag, byte[] body) {
+        if (tag != 0) {
+            return NO_KEY;
+        }
+        if (body.length < 1) {
+            throw new Malformed("empty IIOP profile");
+        }
+        RequestParser p = new RequestParser(body, body[0] != 0, 1);
+        p.skip(2); // IIOP version
+        p.string(); // host
+        p.ushort(); // port
+        return p.octets();
     }
 
     private Map<Integer, byte[]> contexts() {

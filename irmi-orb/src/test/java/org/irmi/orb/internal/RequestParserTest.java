@@ -98,6 +98,29 @@ class RequestParserTest {
         assertThat(p.objectKey()).containsExactly(8);
     }
 
+    /** An IIOP profile body: an encapsulation (big-endian), version 1.2, host, port, object key. */
+    private static byte[] iiopProfile(byte[] key) {
+        return new W().raw(0, 1, 2).string("127.0.0.1").ushort(4242).octets(key).b.toByteArray();
+    }
+
+    @Test
+    void shouldTakeTheObjectKeyFromAProfileAddrTarget() {
+        byte[] m = new W().header(0, 2).ulong(9).raw(3, 0, 0, 0).ushort(1).ulong(0).octets(iiopProfile(new byte[] {4, 5, 6}))
+                .string("op").ulong(0).done();
+        RequestParser.Parsed p = RequestParser.parse(m);
+        assertThat(p.objectKey()).as("ProfileAddr must not hide the key from object-key rules").containsExactly(4, 5, 6);
+        assertThat(p.operation()).isEqualTo("op");
+    }
+
+    @Test
+    void shouldTakeTheObjectKeyOfTheSelectedProfileFromAReferenceAddrTarget() {
+        byte[] m = new W().header(0, 2).ulong(10).raw(3, 0, 0, 0).ushort(2).ulong(1).string("IDL:x:1.0").ulong(2)
+                .ulong(0).octets(iiopProfile(new byte[] {1})).ulong(0).octets(iiopProfile(new byte[] {7, 7}))
+                .string("op").ulong(0).done();
+        RequestParser.Parsed p = RequestParser.parse(m);
+        assertThat(p.objectKey()).containsExactly(7, 7);
+    }
+
     @Test
     void shouldRejectWhenLengthsExceedTheMessage() {
         byte[] m = new W().header(0, 2).ulong(1).raw(3, 0, 0, 0).ushort(0).ulong(1_000_000).done();
