@@ -139,6 +139,7 @@ public final class HostileClientsBenchmark {
             }
             lost[0] = 0;
             calls[0] = 0;
+            LOST_BECAUSE.clear();
             Histogram quiet = measure(echo, quietSeconds, lost, calls);
             long peakRss = rssKb(child.pid());
             // the hostile clients, all at once
@@ -238,6 +239,9 @@ public final class HostileClientsBenchmark {
             }
             boolean up = child.isAlive();
             String note = output.toString().contains("OutOfMemoryError") ? "OutOfMemoryError in the server's output" : "";
+            if (!LOST_BECAUSE.isEmpty()) {
+                note = (note.isEmpty() ? "" : note + "; ") + "lost: " + LOST_BECAUSE;
+            }
             return new Trial(orb, n, quiet.getValueAtPercentile(50), quiet.getValueAtPercentile(99),
                     loaded.getValueAtPercentile(50), loaded.getValueAtPercentile(99), calls[0], lost[0], peakRss, up,
                     peakHeld[0], limit[0], note);
@@ -278,15 +282,22 @@ public final class HostileClientsBenchmark {
         call(echo, i, lost, calls, null, 0);
     }
 
+    /** Why calls were lost in the trial running now: "wrong answer" or the exception and its minor code. */
+    private static final Map<String, Long> LOST_BECAUSE = new java.util.TreeMap<>();
+
     private static void call(Echo echo, int i, long[] lost, long[] calls, Histogram h, long t0) {
         String s = "call " + i;
         calls[0]++;
         try {
             if (!s.equals(echo.echoString(s))) {
                 lost[0]++;
+                LOST_BECAUSE.merge("wrong answer", 1L, Long::sum);
             }
         } catch (RuntimeException e) {
             lost[0]++;
+            String why = e instanceof org.omg.CORBA.SystemException se
+                    ? e.getClass().getSimpleName() + " minor 0x" + Integer.toHexString(se.minor) : e.getClass().getSimpleName();
+            LOST_BECAUSE.merge(why, 1L, Long::sum);
         }
         if (h != null) {
             h.recordValue(Math.min(h.getHighestTrackableValue(), (System.nanoTime() - t0) / 1000));
