@@ -1,11 +1,8 @@
 package org.irmi.orb;
 
-import java.io.BufferedReader;
 import java.io.IOException;
 import java.io.InputStream;
-import java.io.InputStreamReader;
 import java.io.OutputStream;
-import java.io.PrintStream;
 import java.net.InetSocketAddress;
 import java.net.Socket;
 import java.nio.charset.StandardCharsets;
@@ -16,11 +13,9 @@ import java.time.LocalDate;
 import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.Collections;
-import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Locale;
 import java.util.Map;
-import java.util.concurrent.LinkedBlockingQueue;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.concurrent.atomic.AtomicLong;
@@ -98,37 +93,15 @@ public final class HostileClientsBenchmark {
     }
 
     static Trial trial(String orb, int n, int quietSeconds, int hostileSeconds) throws Exception {
-        Path java = Paths.get(System.getProperty("java.home"), "bin", "java");
-        int port;
-        try (java.net.ServerSocket free = new java.net.ServerSocket(0)) {
-            port = free.getLocalPort();
-        }
-        Process child = new ProcessBuilder(java.toString(), HEAP, "-XX:+UseSerialGC",
-                "-Dorg.slf4j.simpleLogger.defaultLogLevel=warn", "-Dorg.slf4j.simpleLogger.log.org.jacorb=error",
-                "-cp", System.getProperty("java.class.path"),
-                HostileServerMain.class.getName(), orb, String.valueOf(port)).redirectErrorStream(true).start();
-        StringBuffer output = new StringBuffer();
-        LinkedBlockingQueue<String> lines = new LinkedBlockingQueue<>();
-        Thread pump = new Thread(() -> {
-            try (BufferedReader r = new BufferedReader(new InputStreamReader(child.getInputStream(), StandardCharsets.UTF_8))) {
-                String l;
-                while ((l = r.readLine()) != null) {
-                    output.append(l).append('\n');
-                    lines.add(l);
-                }
-            } catch (IOException ignored) {
-                // ended
-            }
-        }, "child-output");
-        pump.setDaemon(true);
-        pump.start();
-        PrintStream toChild = new PrintStream(child.getOutputStream(), true, StandardCharsets.UTF_8);
+        ServerProcess server = ServerProcess.start(orb, 0, HEAP, "-XX:+UseSerialGC");
+        int port = server.port;
+        Process child = server.process;
         AtomicBoolean hostile = new AtomicBoolean(true);
         List<Socket> sockets = Collections.synchronizedList(new ArrayList<>());
         List<Thread> threads = new ArrayList<>();
         ORB client = null;
         try {
-            String ior = await(lines, "IOR ", output).substring(4);
+            String ior = server.ior();
             client = Orbs.stock("jacorb.connection.client.pending_reply_timeout", "30000");
             Echo echo = EchoHelper.narrow(client.string_to_object(ior));
             byte[] key = GiopClient.objectKey(client.string_to_object(ior));
@@ -231,14 +204,14 @@ public final class HostileClientsBenchmark {
                     lastStats = t0;
                     peakRss = Math.max(peakRss, rssKb(child.pid()));
                     if (orb.equals("irmi") && child.isAlive()) {
-                        Map<String, Long> s = stats(toChild, lines, output);
+                        Map<String, Long> s = server.stats();
                         peakHeld[0] = Math.max(peakHeld[0], s.getOrDefault("held", 0L));
                         limit[0] = s.getOrDefault("limit", 0L);
                     }
                 }
             }
             boolean up = child.isAlive();
-            String note = output.toString().contains("OutOfMemoryError") ? "OutOfMemoryError in the server's output" : "";
+            String note = server.output().contains("OutOfMemoryError") ? "OutOfMemoryError in the server's output" : "";
             if (!LOST_BECAUSE.isEmpty()) {
                 note = (note.isEmpty() ? "" : note + "; ") + "lost: " + LOST_BECAUSE;
             }
@@ -262,10 +235,7 @@ public final class HostileClientsBenchmark {
             if (client != null) {
                 Orbs.destroy(client);
             }
-            toChild.println("quit");
-            if (!child.waitFor(20, TimeUnit.SECONDS)) {
-                child.destroyForcibly();
-            }
+            server.close();
         }
     }
 
@@ -345,29 +315,6 @@ public final class HostileClientsBenchmark {
             return 0;
         }
         return 0;
-    }
-
-    private static Map<String, Long> stats(PrintStream toChild, LinkedBlockingQueue<String> lines, StringBuffer output)
-            throws InterruptedException {
-        toChild.println("stats");
-        Map<String, Long> m = new LinkedHashMap<>();
-        for (String kv : await(lines, "STATS ", output).substring(6).split(" ")) {
-            String[] p = kv.split("=");
-            m.put(p[0], Long.parseLong(p[1]));
-        }
-        return m;
-    }
-
-    private static String await(LinkedBlockingQueue<String> lines, String prefix, StringBuffer output)
-            throws InterruptedException {
-        long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(60);
-        while (System.nanoTime() < deadline) {
-            String l = lines.poll(1, TimeUnit.SECONDS);
-            if (l != null && l.startsWith(prefix)) {
-                return l;
-            }
-        }
-        throw new IllegalStateException("no line starting with '" + prefix + "' from the server JVM; output:\n" + output);
     }
 
     private static void write(Path out, List<Trial> results, int trials, int quiet, int hostile, String args)

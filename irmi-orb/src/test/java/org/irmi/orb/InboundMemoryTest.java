@@ -2,21 +2,13 @@ package org.irmi.orb;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
-import java.io.BufferedReader;
 import java.io.IOException;
-import java.io.InputStreamReader;
 import java.io.OutputStream;
-import java.io.PrintStream;
 import java.net.InetSocketAddress;
 import java.net.Socket;
-import java.nio.charset.StandardCharsets;
-import java.nio.file.Path;
-import java.nio.file.Paths;
 import java.util.ArrayList;
-import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
-import java.util.concurrent.LinkedBlockingQueue;
 import java.util.concurrent.TimeUnit;
 
 import irmitest.Echo;
@@ -137,98 +129,67 @@ class InboundMemoryTest {
     @Test
     void shouldSurviveTheHeapBombWithA64MiBHeap() throws Exception {
         String kind = System.getProperty("irmi.heapbomb.server", "irmi");
-        Path java = Paths.get(System.getProperty("java.home"), "bin", "java");
-        String cp = System.getProperty("surefire.test.class.path", System.getProperty("java.class.path"));
-        int port;
-        try (java.net.ServerSocket free = new java.net.ServerSocket(0)) {
-            port = free.getLocalPort();
-        }
-        ProcessBuilder pb = new ProcessBuilder(java.toString(), "-Xmx64m", "-XX:+UseSerialGC",
-                "-Dorg.slf4j.simpleLogger.defaultLogLevel=warn", "-Dorg.slf4j.simpleLogger.log.org.jacorb=error",
-                "-cp", cp, HostileServerMain.class.getName(), kind,
-                String.valueOf(port)).redirectErrorStream(true);
-        Process child = pb.start();
-        StringBuffer output = new StringBuffer();
-        LinkedBlockingQueue<String> lines = new LinkedBlockingQueue<>();
-        Thread pump = new Thread(() -> {
-            try (BufferedReader r = new BufferedReader(new InputStreamReader(child.getInputStream(),
-                    StandardCharsets.UTF_8))) {
-                String l;
-                while ((l = r.readLine()) != null) {
-                    output.append(l).append('\n');
-                    lines.add(l);
-                }
-            } catch (IOException ignored) {
-                // the child ended
-            }
-        }, "child-output");
-        pump.setDaemon(true);
-        pump.start();
-        PrintStream toChild = new PrintStream(child.getOutputStream(), true, StandardCharsets.UTF_8);
         ORB client = null;
         List<Socket> attackers = new ArrayList<>();
         List<Thread> streamers = new ArrayList<>();
-        try {
-            String ior = awaitLine(lines, "IOR ", output).substring(4);
-            client = Orbs.irmi("jacorb.connection.client.pending_reply_timeout", "30000");
-            Echo echo = EchoHelper.narrow(client.string_to_object(ior));
-            assertThat(echo.echoString("before")).isEqualTo("before");
-            int declared = (int) (64 * MIB) - 12; // the default maximum message size, header included
-            for (int i = 0; i < 20; i++) {
-                Socket s = new Socket();
-                s.connect(new InetSocketAddress("127.0.0.1", port), 5000);
-                attackers.add(s);
-                OutputStream out = s.getOutputStream();
-                out.write(header(declared));
-                out.write(42);
-                out.flush();
-            }
-            for (int i = 0; i < 4; i++) {
-                Socket s = new Socket();
-                s.connect(new InetSocketAddress("127.0.0.1", port), 5000);
-                attackers.add(s);
-                Thread streamer = new Thread(() -> stream(s, (int) (48 * MIB)), "streamer-" + i);
-                streamer.setDaemon(true);
-                streamer.start();
-                streamers.add(streamer);
-            }
-            for (int i = 0; i < 200; i++) {
-                assertThat(echo.echoString("during " + i)).isEqualTo("during " + i);
-                if (i % 20 == 0) {
-                    byte[] b = new byte[64 * 1024];
-                    b[i] = 7;
-                    assertThat(echo.echoBytes(b)).isEqualTo(b);
+        try (ServerProcess server = ServerProcess.start(kind, 0, "-Xmx64m", "-XX:+UseSerialGC")) {
+            try {
+                String ior = server.ior();
+                client = Orbs.irmi("jacorb.connection.client.pending_reply_timeout", "30000");
+                Echo echo = EchoHelper.narrow(client.string_to_object(ior));
+                assertThat(echo.echoString("before")).isEqualTo("before");
+                int declared = (int) (64 * MIB) - 12; // the default maximum message size, header included
+                for (int i = 0; i < 20; i++) {
+                    Socket s = new Socket();
+                    s.connect(new InetSocketAddress("127.0.0.1", server.port), 5000);
+                    attackers.add(s);
+                    OutputStream out = s.getOutputStream();
+                    out.write(header(declared));
+                    out.write(42);
+                    out.flush();
                 }
-            }
-            Map<String, Long> stats = Map.of();
-            long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(30);
-            while (System.nanoTime() < deadline) {
-                toChild.println("stats");
-                stats = parse(awaitLine(lines, "STATS ", output));
-                if (stats.getOrDefault("pauses", 0L) + stats.getOrDefault("closes", 0L) > 0) {
-                    break;
+                for (int i = 0; i < 4; i++) {
+                    Socket s = new Socket();
+                    s.connect(new InetSocketAddress("127.0.0.1", server.port), 5000);
+                    attackers.add(s);
+                    Thread streamer = new Thread(() -> stream(s, (int) (48 * MIB)), "streamer-" + i);
+                    streamer.setDaemon(true);
+                    streamer.start();
+                    streamers.add(streamer);
                 }
-                assertThat(echo.echoString("waiting")).isEqualTo("waiting");
-            }
-            System.out.println("heap bomb against " + kind + " with -Xmx64m: " + stats);
-            assertThat(child.isAlive()).as("server JVM alive; its output:\n" + output).isTrue();
-            assertThat(output.toString()).doesNotContain("OutOfMemoryError");
-            assertThat(stats.get("limit")).as("default budget: a quarter of the max heap")
-                    .isEqualTo(Math.max(8 * MIB, stats.get("maxHeap") / 4));
-            assertThat(stats.get("pauses") + stats.get("closes")).as("streamers stopped by the budget; " + stats)
-                    .isPositive();
-            assertThat(stats.get("held")).isLessThanOrEqualTo(stats.get("limit"));
-            assertThat(echo.echoString("after")).isEqualTo("after");
-        } finally {
-            for (Socket s : attackers) {
-                s.close();
-            }
-            if (client != null) {
-                Orbs.destroy(client);
-            }
-            toChild.println("quit");
-            if (!child.waitFor(20, TimeUnit.SECONDS)) {
-                child.destroyForcibly();
+                for (int i = 0; i < 200; i++) {
+                    assertThat(echo.echoString("during " + i)).isEqualTo("during " + i);
+                    if (i % 20 == 0) {
+                        byte[] b = new byte[64 * 1024];
+                        b[i] = 7;
+                        assertThat(echo.echoBytes(b)).isEqualTo(b);
+                    }
+                }
+                Map<String, Long> stats = Map.of();
+                long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(30);
+                while (System.nanoTime() < deadline) {
+                    stats = server.stats();
+                    if (stats.getOrDefault("pauses", 0L) + stats.getOrDefault("closes", 0L) > 0) {
+                        break;
+                    }
+                    assertThat(echo.echoString("waiting")).isEqualTo("waiting");
+                }
+                System.out.println("heap bomb against " + kind + " with -Xmx64m: " + stats);
+                assertThat(server.alive()).as("server JVM alive; its output:\n" + server.output()).isTrue();
+                assertThat(server.output()).doesNotContain("OutOfMemoryError");
+                assertThat(stats.get("limit")).as("default budget: a quarter of the max heap")
+                        .isEqualTo(Math.max(8 * MIB, stats.get("maxHeap") / 4));
+                assertThat(stats.get("pauses") + stats.get("closes")).as("streamers stopped by the budget; " + stats)
+                        .isPositive();
+                assertThat(stats.get("held")).isLessThanOrEqualTo(stats.get("limit"));
+                assertThat(echo.echoString("after")).isEqualTo("after");
+            } finally {
+                for (Socket s : attackers) {
+                    s.close();
+                }
+                if (client != null) {
+                    Orbs.destroy(client);
+                }
             }
         }
     }
@@ -244,26 +205,5 @@ class InboundMemoryTest {
         } catch (IOException closed) {
             // closed by the server (budget) or by the test at the end
         }
-    }
-
-    private static String awaitLine(LinkedBlockingQueue<String> lines, String prefix, StringBuffer output)
-            throws InterruptedException {
-        long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(60);
-        while (System.nanoTime() < deadline) {
-            String l = lines.poll(1, TimeUnit.SECONDS);
-            if (l != null && l.startsWith(prefix)) {
-                return l;
-            }
-        }
-        throw new AssertionError("no line starting with '" + prefix + "' from the server JVM; output:\n" + output);
-    }
-
-    private static Map<String, Long> parse(String statsLine) {
-        Map<String, Long> m = new HashMap<>();
-        for (String kv : statsLine.substring(6).trim().split(" ")) {
-            String[] p = kv.split("=");
-            m.put(p[0], Long.parseLong(p[1]));
-        }
-        return m;
     }
 }
