@@ -5,6 +5,7 @@ import static org.irmi.bench.experiments.internal.crosstalk.CrosstalkExperiment.
 import static org.irmi.bench.experiments.internal.crosstalk.CrosstalkExperiment.MANY_STREAMS;
 import static org.irmi.bench.experiments.internal.crosstalk.CrosstalkExperiment.SIZES;
 import static org.irmi.bench.experiments.internal.crosstalk.CrosstalkExperiment.WEIGHTS;
+import static org.irmi.bench.experiments.internal.crosstalk.CrosstalkExperiment.streamsLabel;
 
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
@@ -50,7 +51,13 @@ final class CrosstalkReport {
         result.table(table);
         charts(result, curves);
 
-        for (int streams : new int[] {1, MANY_STREAMS}) {
+        // Worst >= 1 MB ratio per stream count, per trial, on both ORBs (I-RMI at the goal weight).
+        Map<Integer, List<Double>> plainByStreams = new java.util.TreeMap<>();
+        Map<Integer, List<Double>> irmiByStreams = new java.util.TreeMap<>();
+        Table byStreams = new Table("Worst ratio over sizes >= 1 MB of the time to read a request with N secondary 2 KB"
+                + " streams to alone (median and range over the trials)", List.of("Secondary streams", "plain JacORB",
+                "I-RMI " + GOAL_WEIGHT + "x", "plain's harm (>= 2x)"), new ArrayList<>());
+        for (int streams = 1; streams <= MANY_STREAMS; streams++) {
             List<Double> plain = new ArrayList<>();
             List<Double> irmi = new ArrayList<>();
             List<Double> plainTotal = new ArrayList<>();
@@ -62,29 +69,67 @@ final class CrosstalkReport {
                 irmiTotal.add(totalRatio(trial, find(trial, OrbKind.IRMI, GOAL_WEIGHT, 0),
                         find(trial, OrbKind.IRMI, GOAL_WEIGHT, streams)));
             }
+            if (plain.stream().noneMatch(Double::isFinite) && irmi.stream().noneMatch(Double::isFinite)) {
+                continue; // this stream count was not in the plan (the tiny run keeps 1 and the most)
+            }
+            plainByStreams.put(streams, plain);
+            irmiByStreams.put(streams, irmi);
             String suffix = streams + "streams";
             result.figure("plain.ratio." + suffix, Spread.of(plain).median());
             result.figure("irmi.ratio." + suffix, Spread.of(irmi).median());
             result.figure("plain.totalRatio." + suffix, Spread.of(plainTotal).median());
             result.figure("irmi.totalRatio." + suffix, Spread.of(irmiTotal).median());
+            Harm harm = new Harm("the same ratio on plain JacORB", Spread.of(plain), Bound.atLeast(2));
+            byStreams.row(String.valueOf(streams), Spread.of(plain).format("%.2fx"),
+                    irmi.stream().anyMatch(Double::isFinite) ? Spread.of(irmi).format("%.2fx") : "not run",
+                    harm.shown() ? "shown" : "not shown");
+        }
+        result.table(byStreams);
+        int harmStreams = fewestStreamsShowingHarm(plainByStreams);
+        result.figure("plain.fewestStreamsShowingHarm", harmStreams);
+        // The goal is one stream and four; where one stream does not show the harm on this
+        // machine, the goal moves to the fewest streams that do (its allowance) and one stream is reported.
+        java.util.SortedSet<Integer> goalStreams = new java.util.TreeSet<>(List.of(MANY_STREAMS));
+        if (harmStreams > 0) {
+            goalStreams.add(harmStreams);
+        } else {
+            goalStreams.add(1);
+        }
+        for (int streams : goalStreams) {
+            List<Double> plain = plainByStreams.getOrDefault(streams, List.of());
+            List<Double> irmi = irmiByStreams.getOrDefault(streams, List.of());
             boolean irmiRan = irmi.stream().anyMatch(Double::isFinite);
-            String plural = streams > 1 ? "s" : "";
-            result.goal(new Goal("crosstalk", "assembly-" + streams + "-stream" + plural,
-                    "time to read a >= 1 MB request with " + streams + " secondary 2 KB stream" + plural
+            String which = streams == harmStreams && streams > 1 ? " (the fewest that show the harm in this run)" : "";
+            result.goal(new Goal("crosstalk", "assembly-" + streamsLabel(streams).replace(' ', '-'),
+                    "time to read a >= 1 MB request with " + streamsLabel(streams) + " of 2 KB" + which
                             + " / alone, worst size (I-RMI " + GOAL_WEIGHT + "x)", "%.2fx",
                     Spread.of(plain), irmiRan ? Spread.of(irmi) : null, Bound.atMost(1.2),
                     new Harm("the same ratio on plain JacORB", Spread.of(plain), Bound.atLeast(2))));
         }
-        List<Double> plainOne = new ArrayList<>();
-        for (Map<Case, Map<Integer, long[]>> trial : trials) {
-            plainOne.add(worstRatio(trial, find(trial, OrbKind.PLAIN, 0, 0), find(trial, OrbKind.PLAIN, 0, 1)));
+        if (harmStreams != 1 && plainByStreams.containsKey(1)) {
+            result.note(String.format("With one secondary 2 KB stream, plain JacORB's worst ratio was %s: %s. %s",
+                    Spread.of(plainByStreams.get(1)).format("%.2fx"),
+                    harmStreams > 0 ? "the harm (2x) needs " + streamsLabel(harmStreams) + " on this machine, so the"
+                            + " one-stream goal is evaluated there (the issue's allowance) and one stream is reported here"
+                            : "no stream count up to " + MANY_STREAMS + " showed the harm (2x) in this run",
+                    "I-RMI " + GOAL_WEIGHT + "x with one stream: " + Spread.of(irmiByStreams.getOrDefault(1, List.of()))
+                            .format("%.2fx") + "."));
         }
-        int violations = orderViolations(curves);
+        int violations = orderViolations(curves, MANY_STREAMS);
+        int violationsOne = orderViolations(curves, 1);
         result.figure("irmi.weightOrderViolations", violations);
+        result.figure("irmi.weightOrderViolations.1stream", violationsOne);
         result.goal(new Goal("crosstalk", "weights-order", "sizes >= 1 MB where a heavier I-RMI weight's curve (1x, 2x, 4x, 8x,"
-                + " one 2 KB stream) lies more than 10% above a lighter one's, on the medians over the trials", "%.0f",
-                null, violations < 0 ? null : Spread.of(violations), Bound.atMost(0),
-                new Harm("worst >= 1 MB ratio with one 2 KB stream on plain JacORB", Spread.of(plainOne), Bound.atLeast(2))));
+                + " " + MANY_STREAMS + " secondary 2 KB streams) lies more than 10% above a lighter one's, on the medians over"
+                + " the trials", "%.0f", null, violations < 0 ? null : Spread.of(violations), Bound.atMost(0),
+                new Harm("worst >= 1 MB ratio with " + streamsLabel(MANY_STREAMS) + " on plain JacORB",
+                        Spread.of(plainByStreams.getOrDefault(MANY_STREAMS, List.of())), Bound.atLeast(2))));
+        if (violationsOne >= 0) {
+            result.note("The weights' order with one 2 KB stream (Figure 9 as the paper draws it): " + violationsOne
+                    + " size(s) >= 1 MB out of order. The goal takes the order with " + streamsLabel(MANY_STREAMS)
+                    + ", where plain JacORB shows the harm: with one stream the reader is seldom contended, and equal"
+                    + " curves differ by noise alone.");
+        }
         result.note("Assembly time is what the paper measures: the time to read a request at the IIOP level, from the"
                 + " read that returned the request's first byte to the read that completed it, on the server. Plain JacORB"
                 + " is watched through a server socket factory that follows the GIOP framing of what its reader threads"
@@ -101,8 +146,8 @@ final class CrosstalkReport {
                 + " (plain JacORB)", "message size (bytes)", "IIOP read time (ms, median)", true);
         Chart fig9 = Chart.of("crosstalk-fig9.png", "Figure 9. Time to read a request with one 2 KB stream, I-RMI weights"
                 + " for the large stream", "message size (bytes)", "IIOP read time (ms, median)", true);
-        Chart many = Chart.of("crosstalk-many.png", "Read time with " + MANY_STREAMS + " secondary streams: plain vs I-RMI "
-                + GOAL_WEIGHT + "x", "message size (bytes)", "IIOP read time (ms, median)", true);
+        Chart many = Chart.of("crosstalk-many.png", "Read time with " + MANY_STREAMS + " secondary streams: plain vs I-RMI"
+                + " weights", "message size (bytes)", "IIOP read time (ms, median)", true);
         curves.forEach((c, bySize) -> {
             double[] x = bySize.keySet().stream().mapToDouble(Integer::doubleValue).toArray();
             double[] y = bySize.values().stream().mapToDouble(v -> v / 1e6).toArray();
@@ -141,16 +186,17 @@ final class CrosstalkReport {
     }
 
     /**
-     * @return how many sizes of 1 MB and more have a heavier weight's curve more than
+     * @return how many sizes of 1 MB and more have a heavier weight's curve (with {@code streams}
+     *     secondary streams) more than
      *     {@link #ORDER_TOLERANCE} above the next lighter one's, or -1 when the weights did not all run
      */
-    static int orderViolations(Map<Case, Map<Integer, Double>> curves) {
+    static int orderViolations(Map<Case, Map<Integer, Double>> curves, int streams) {
         List<Map<Integer, Double>> byWeight = new ArrayList<>();
         for (int weight : WEIGHTS) {
             Map<Integer, Double> curve = null;
             for (Map.Entry<Case, Map<Integer, Double>> e : curves.entrySet()) {
                 Case c = e.getKey();
-                if (c.orb() == OrbKind.IRMI && c.streams() == 1 && c.weight() == weight) {
+                if (c.orb() == OrbKind.IRMI && c.streams() == streams && c.weight() == weight) {
                     curve = e.getValue();
                 }
             }
@@ -174,6 +220,20 @@ final class CrosstalkReport {
             }
         }
         return violations;
+    }
+
+    /**
+     * @return the fewest secondary streams whose median worst ratio on plain JacORB shows the harm
+     *     (at least 2x), or 0 when no measured count did
+     */
+    static int fewestStreamsShowingHarm(Map<Integer, List<Double>> plainByStreams) {
+        for (Map.Entry<Integer, List<Double>> e : plainByStreams.entrySet()) {
+            Spread spread = Spread.of(e.getValue());
+            if (spread.measured() && spread.median() >= 2) {
+                return e.getKey();
+            }
+        }
+        return 0;
     }
 
     static Case find(Map<Case, Map<Integer, long[]>> trial, OrbKind orb, int weight, int streams) {
