@@ -32,6 +32,9 @@ public final class TransportMetrics implements MeterBinder {
                 s -> s.inboundLimitBytes());
         counter(registry, "irmi.transport.inbound.pauses", "connections paused: inbound budget short", "connections",
                 s -> s.budgetPauses());
+        counter(registry, "irmi.transport.requests.share_pauses",
+                "connections paused: they held their fair share of requests in flight", "connections",
+                s -> s.sharePauses());
         counter(registry, "irmi.transport.closes.inbound_budget", "connections closed: inbound budget exceeded",
                 "connections", s -> s.budgetCloses());
         counter(registry, "irmi.transport.connections.accepted", "connections accepted", "connections",

@@ -21,6 +21,8 @@ final class ChannelTransport extends org.omg.ETF._ConnectionLocalBase {
     private final InboundConnection connection;
     private final Configuration configuration;
     private volatile Profile peerProfile;
+    /** The next chunk written starts a message. Guarded by JacORB's connection write lock (first chunk to flush). */
+    private volatile boolean atMessageStart = true;
 
     ChannelTransport(InboundConnection connection, Configuration configuration) {
         this.connection = connection;
@@ -32,11 +34,22 @@ final class ChannelTransport extends org.omg.ETF._ConnectionLocalBase {
         // Written at once where the socket takes it; what is left is copied, because JacORB
         // returns the chunk's buffer to its pool before it calls flush() (MessageOutputStream
         // closes itself in write_to). A reply to a connection that is gone is dropped.
+        if (atMessageStart) {
+            // Every reply JacORB writes ends its request, whether or not an interceptor saw it
+            // (the transport's bytes and fair share of requests in flight count until then).
+            // JacORB passes isFirst = false for every chunk, so the start is ours to track.
+            atMessageStart = false;
+            int requestId = Giop.replyRequestId(data, offset, length);
+            if (requestId != -1) {
+                connection.requestFinished(requestId);
+            }
+        }
         connection.writeChunk(data, offset, length);
     }
 
     @Override
     public void flush() {
+        atMessageStart = true;
         connection.endMessage();
     }
 

@@ -18,5 +18,6 @@ final class Counters {
     final LongAdder idleCloses = new LongAdder();
     final LongAdder stallCloses = new LongAdder();
     final LongAdder budgetPauses = new LongAdder();
+    final LongAdder sharePauses = new LongAdder();
     final LongAdder budgetCloses = new LongAdder();
 }

@@ -62,6 +62,43 @@ final class Giop {
         return readUInt(h, 8, littleEndian(h));
     }
 
+    /**
+     * The request id of the Reply or LocateReply whose first bytes are {@code b[offset, offset +
+     * length)}, or -1 when they are not one or do not reach the id. For GIOP 1.0 and 1.1 Replies
+     * the service contexts before the id are skipped, each length checked against the bytes there.
+     */
+    static int replyRequestId(byte[] b, int offset, int length) {
+        if (length < HEADER_BYTES + 4 || b[offset] != 'G' || b[offset + 1] != 'I' || b[offset + 2] != 'O'
+                || b[offset + 3] != 'P') {
+            return -1;
+        }
+        int type = b[offset + 7];
+        int minor = b[offset + 5];
+        boolean little = (b[offset + 6] & 1) != 0;
+        if (type == LOCATE_REPLY || (type == REPLY && minor >= 2)) {
+            return (int) readUInt(b, offset + HEADER_BYTES, little);
+        }
+        if (type != REPLY) {
+            return -1;
+        }
+        int at = HEADER_BYTES; // relative to the message start, as CDR alignment is
+        long contexts = readUInt(b, offset + at, little);
+        at += 4;
+        for (long i = 0; i < contexts; i++) {
+            at = (at + 3) & ~3;
+            if (at + 8 > length) {
+                return -1;
+            }
+            long dataLength = readUInt(b, offset + at + 4, little);
+            if (dataLength > length - at - 8) {
+                return -1;
+            }
+            at += 8 + (int) dataLength;
+        }
+        at = (at + 3) & ~3;
+        return at + 4 > length ? -1 : (int) readUInt(b, offset + at, little);
+    }
+
     static long readUInt(byte[] b, int at, boolean little) {
         long v;
         if (little) {

@@ -62,10 +62,21 @@ final class InboundConnection {
     boolean budgetPaused;
     /** A budget check for this connection is waiting on the selector (set by writers of unsent replies). */
     private final AtomicBoolean pauseCheckPosted = new AtomicBoolean();
+    /** Not read while it holds its fair share of requests in flight (see {@link RequestShare}). SELECTOR THREAD ONLY. */
+    boolean sharePaused;
+    /** A share check for this connection is waiting on the selector (set by the threads that finish requests). */
+    final AtomicBoolean shareCheckPosted = new AtomicBoolean();
+    /** Complete requests read while this connection held its share, in read order (see {@link SelectorLoop}). SELECTOR THREAD ONLY. */
+    final java.util.ArrayDeque<SelectorLoop.Task> shareBacklog = new java.util.ArrayDeque<>();
+    /** Requests admitted (queued for or handed to JacORB) and not finished, as {@link RequestShare} counts them. */
+    final AtomicInteger admittedRequests = new AtomicInteger();
 
     // ---- complete requests of this connection waiting for a dispatch worker: selector adds, workers release ----
     final AtomicLong queuedBytes = new AtomicLong();
-    /** Requests handed to JacORB and not finished: request id -> {bytes, nanoTime handed}. */
+    /**
+     * Requests handed to JacORB and not finished: request id -> {bytes, nanoTime handed, 1 when it
+     * counts in the fair share of requests until it ends (a reply is expected), else 0}.
+     */
     private final ConcurrentHashMap<Integer, long[]> running = new ConcurrentHashMap<>();
     /** The turn time ({@code nowNanos}) that read the first byte of the message being read. */
     private long messageFirstByteNanos;
@@ -138,10 +149,10 @@ final class InboundConnection {
             budget = Math.max(budget, soloBudgetBytes);
         }
         int readThisTurn = 0;
-        if (budgetPaused) {
+        if (readPaused()) {
             return 0; // selected in the same turn as it was paused
         }
-        while (readThisTurn < budget && !closed.get()) {
+        while (readThisTurn < budget && !closed.get() && !sharePaused) {
             readBuffer.clear();
             int want = Math.min(readBuffer.capacity(), budget - readThisTurn);
             readBuffer.limit(want);
@@ -403,6 +414,12 @@ final class InboundConnection {
 
     /** Drops partial messages and reassemblies of a closed connection and returns their bytes to the budget. SELECTOR THREAD ONLY. */
     void releaseInbound() {
+        for (SelectorLoop.Task t : shareBacklog) { // read, never handed on: nobody else will release them
+            inFlight.decrementAndGet();
+            queuedBytes.addAndGet(-t.message().length);
+            loop.budget.addQueued(-t.message().length);
+        }
+        shareBacklog.clear();
         message = null;
         headerFill = 0;
         fragmented11 = null;
@@ -429,13 +446,13 @@ final class InboundConnection {
      *
      * @return true when the bytes are now held here (false: the caller releases them)
      */
-    boolean holdUntilFinished(int requestId, int bytes, long nowNanos) {
+    boolean holdUntilFinished(int requestId, int bytes, long nowNanos, boolean replyExpected) {
         if (closed.get()) {
             return false;
         }
-        long[] prev = running.put(requestId, new long[] {bytes, nowNanos});
+        long[] prev = running.put(requestId, new long[] {bytes, nowNanos, replyExpected ? 1 : 0});
         if (prev != null) {
-            release(prev[0]); // a client that reuses a request id: the older entry is gone
+            release(prev); // a client that reuses a request id: the older entry is gone
         }
         if (closed.get()) {
             releaseRunning(); // closed meanwhile: close() may have missed this entry
@@ -443,11 +460,15 @@ final class InboundConnection {
         return true;
     }
 
-    /** The request {@code requestId} has finished on a POA thread: its bytes leave the budget. Any thread. */
+    /**
+     * The request {@code requestId} has finished (its reply is being written, or the server
+     * interceptor saw its end): its bytes leave the budget, and it leaves the fair share. Any thread;
+     * a second report of the same end does nothing.
+     */
     void requestFinished(int requestId) {
         long[] held = running.remove(requestId);
         if (held != null) {
-            release(held[0]);
+            release(held);
         }
     }
 
@@ -461,7 +482,7 @@ final class InboundConnection {
         }
         for (Map.Entry<Integer, long[]> e : running.entrySet()) {
             if (e.getValue()[1] - nanos < 0 && running.remove(e.getKey(), e.getValue())) {
-                release(e.getValue()[0]);
+                release(e.getValue());
             }
         }
     }
@@ -472,9 +493,17 @@ final class InboundConnection {
         }
     }
 
-    private void release(long bytes) {
-        queuedBytes.addAndGet(-bytes);
-        loop.budget.addQueued(-bytes);
+    private void release(long[] entry) {
+        queuedBytes.addAndGet(-entry[0]);
+        loop.budget.addQueued(-entry[0]);
+        if (entry[2] != 0) {
+            loop.requestEnded(this);
+        }
+    }
+
+    /** True while this connection is not to be read: the inbound budget or its share of requests paused it. */
+    boolean readPaused() {
+        return budgetPaused || sharePaused;
     }
 
     /** True while a message (or a fragmented one) is partly read. SELECTOR THREAD ONLY. */
@@ -658,7 +687,7 @@ final class InboundConnection {
                 ioFailed = true;
             }
             if (!ioFailed && pending.isEmpty() && key != null && key.isValid()) {
-                key.interestOps(loop.reading() && !budgetPaused && !readDeferred ? SelectionKey.OP_READ : 0);
+                key.interestOps(loop.reading() && !readPaused() && !readDeferred ? SelectionKey.OP_READ : 0);
             }
         }
         if (ioFailed) {

@@ -223,8 +223,8 @@ final class ReadPacer {
 
     private static void setReadInterest(InboundConnection c, boolean on) {
         SelectionKey k = c.key;
-        if (k == null || !k.isValid() || (on && c.budgetPaused)) {
-            return; // a connection paused by the inbound budget stays paused until the budget resumes it
+        if (k == null || !k.isValid() || (on && c.readPaused())) {
+            return; // a connection paused by the inbound budget or its share stays paused until that resumes it
         }
         try {
             if (on) {

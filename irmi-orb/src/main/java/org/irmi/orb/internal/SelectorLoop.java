@@ -55,7 +55,7 @@ final class SelectorLoop implements IrmiTransport, Runnable {
     static final int MINOR_HANDOFF_FULL = 0x49520001;
 
     /** A request on its way to a worker. */
-    record Task(InboundConnection connection, byte[] message, int type, int requestId) {
+    record Task(InboundConnection connection, byte[] message, int type, int requestId, boolean replyExpected, String operation) {
     }
 
     final TransportConfig config;
@@ -69,6 +69,8 @@ final class SelectorLoop implements IrmiTransport, Runnable {
 
     /** The transport-wide inbound memory budget. */
     final InboundBudget budget;
+    /** Each connection's fair share of the requests in flight. */
+    final RequestShare requests;
     /** Connections not read because the budget is short. SELECTOR THREAD ONLY. */
     private final List<InboundConnection> budgetPaused = new ArrayList<>();
     private final BadInputLog badInput = new BadInputLog(LOG);
@@ -103,6 +105,7 @@ final class SelectorLoop implements IrmiTransport, Runnable {
         this.nanoClock = nanoClock;
         this.defaultReadBudget = config.readBudgetBytes();
         this.budget = new InboundBudget(config.maxInboundBytes());
+        this.requests = new RequestShare(config.maxRequestsInFlight());
         this.pacer = new ReadPacer(TimeUnit.MILLISECONDS.toNanos(config.maxReadDeferMillis()),
                 config.readPacingRequestCostBytes());
         this.selector = Selector.open();
@@ -360,13 +363,77 @@ final class SelectorLoop implements IrmiTransport, Runnable {
             it.remove();
             c.budgetPaused = false;
             SelectionKey k = c.key;
-            if (reading && !c.readDeferred && k != null && k.isValid()) {
+            if (reading && !c.readDeferred && !c.sharePaused && k != null && k.isValid()) {
                 try {
                     k.interestOpsOr(SelectionKey.OP_READ);
                 } catch (CancelledKeyException e) {
                     // closed meanwhile
                 }
             }
+        }
+    }
+
+    /**
+     * Stops reading {@code c}, which holds its share of the requests in flight: its further requests
+     * wait in its own socket. SELECTOR THREAD ONLY.
+     */
+    private void pauseForShare(InboundConnection c) {
+        if (c.isClosed() || c.sharePaused) {
+            return;
+        }
+        SelectionKey k = c.key;
+        if (k != null && k.isValid()) {
+            try {
+                k.interestOps(k.interestOps() & ~SelectionKey.OP_READ);
+            } catch (CancelledKeyException e) {
+                return; // closed meanwhile
+            }
+            c.sharePaused = true;
+            counters.sharePauses.add(1);
+        }
+    }
+
+    /**
+     * Hands on {@code c}'s waiting requests while it is below its share, then reads it again if
+     * all of them went. Runs while quiescing too: requests already read are answered. SELECTOR THREAD ONLY.
+     */
+    private void resumeShare(InboundConnection c) {
+        if (!c.sharePaused || c.isClosed()) {
+            return;
+        }
+        c.sharePaused = false; // handOn pauses it again when it reaches its share
+        while (!c.shareBacklog.isEmpty() && !c.sharePaused) {
+            if (!requests.below(c)) {
+                c.sharePaused = true;
+                return;
+            }
+            handOn(c.shareBacklog.poll());
+        }
+        if (c.sharePaused || !c.shareBacklog.isEmpty()) {
+            c.sharePaused = true;
+            return;
+        }
+        if (!requests.below(c)) {
+            c.sharePaused = true;
+            return;
+        }
+        SelectionKey k = c.key;
+        if (reading && !c.budgetPaused && !c.readDeferred && k != null && k.isValid()) {
+            try {
+                k.interestOpsOr(SelectionKey.OP_READ);
+            } catch (CancelledKeyException e) {
+                // closed meanwhile
+            }
+        }
+    }
+
+    /** A request of {@code c} that counted in its share has ended. Any thread. */
+    void requestEnded(InboundConnection c) {
+        if (requests.finished(c) && c.sharePaused && c.shareCheckPosted.compareAndSet(false, true)) {
+            post(() -> {
+                c.shareCheckPosted.set(false);
+                resumeShare(c);
+            });
         }
     }
 
@@ -377,6 +444,7 @@ final class SelectorLoop implements IrmiTransport, Runnable {
         long forgetBefore = System.nanoTime() - TimeUnit.MILLISECONDS.toNanos(config.stallTimeoutMillis());
         for (InboundConnection c : connections.values()) {
             c.forgetRunningStartedBefore(forgetBefore);
+            resumeShare(c); // its share grows when other connections' requests end
             if (c.stalledSince(stallDeadline)) {
                 counters.stallCloses.add(1);
                 c.close();
@@ -477,22 +545,39 @@ final class SelectorLoop implements IrmiTransport, Runnable {
         c.inFlight.incrementAndGet();
         c.queuedBytes.addAndGet(m.length);
         budget.addQueued(m.length);
+        Task t = new Task(c, m, type, requestId, type == Giop.REQUEST && response && requestId != -1, op);
+        if (c.sharePaused) {
+            // At its share: requests read in the same turn wait here, in read order, and are handed
+            // on as this connection's earlier requests end (resumeShare). No more is read meanwhile.
+            c.shareBacklog.add(t);
+            return;
+        }
+        handOn(t);
+    }
+
+    /** Admits {@code t} to its connection's share and hands it to the dispatch queue (or JacORB). SELECTOR THREAD ONLY. */
+    private void handOn(Task t) {
+        InboundConnection c = t.connection();
+        boolean atShare = requests.admit(c);
         if (dispatch == null) {
             // Inline mode (dispatch_threads = 0): JacORB parses the header and queues the request in
             // the POA; with queue_wait off that does not block, and no servant code runs here.
-            dispatch(new Task(c, m, type, requestId));
+            dispatch(t);
+        } else if (!dispatch.offer(t)) {
+            byte[] m = t.message();
+            c.inFlight.decrementAndGet();
+            c.queuedBytes.addAndGet(-m.length);
+            budget.addQueued(-m.length);
+            requestEnded(c);
+            counters.handoffRejections.add(1);
+            if (t.replyExpected()) {
+                c.send(rejectionReply(Giop.minor(m), t.requestId(),
+                        Rejection.transientFailure(MINOR_HANDOFF_FULL, "I-RMI hand-off queue full"), t.operation()));
+            }
             return;
         }
-        if (dispatch.offer(new Task(c, m, type, requestId))) {
-            return;
-        }
-        c.inFlight.decrementAndGet();
-        c.queuedBytes.addAndGet(-m.length);
-        budget.addQueued(-m.length);
-        counters.handoffRejections.add(1);
-        if (type == Giop.REQUEST && response && requestId != -1) {
-            c.send(rejectionReply(Giop.minor(m), requestId,
-                    Rejection.transientFailure(MINOR_HANDOFF_FULL, "I-RMI hand-off queue full"), op));
+        if (atShare) {
+            pauseForShare(c);
         }
     }
 
@@ -549,7 +634,8 @@ final class SelectorLoop implements IrmiTransport, Runnable {
             if (t.type() == Giop.REQUEST) {
                 // JacORB may queue it in the POA and run it later: its bytes stay counted until it
                 // finishes. Held before the hand-off: a POA thread may finish it before this one returns.
-                running = t.requestId() != -1 && c.holdUntilFinished(t.requestId(), t.message().length, System.nanoTime());
+                running = t.requestId() != -1
+                        && c.holdUntilFinished(t.requestId(), t.message().length, System.nanoTime(), t.replyExpected());
                 try {
                     requestListener.requestReceived(t.message(), c.giop);
                 } catch (RuntimeException | Error e) {
@@ -574,6 +660,9 @@ final class SelectorLoop implements IrmiTransport, Runnable {
             if (!running) {
                 c.queuedBytes.addAndGet(-t.message().length);
                 budget.addQueued(-t.message().length);
+            }
+            if (!running || !t.replyExpected()) {
+                requestEnded(c); // else when its reply is written (or it is otherwise finished)
             }
         }
     }
@@ -746,6 +835,7 @@ final class SelectorLoop implements IrmiTransport, Runnable {
                 k.bytesRead.sum(), k.messageErrors.sum(), k.oversize.sum(), k.earlyRejections.sum(),
                 k.handoffRejections.sum(), k.cancelled.sum(), k.outboundOverflowCloses.sum(), k.idleCloses.sum(),
                 k.stallCloses.sum(), dispatch == null ? 0 : dispatch.depth(), k.budgetPauses.sum(),
-                k.budgetCloses.sum(), budget.heldBytes(), budget.limitBytes(), pacer.deferrals(), k.acceptFailures.sum());
+                k.budgetCloses.sum(), budget.heldBytes(), budget.limitBytes(), pacer.deferrals(), k.acceptFailures.sum(),
+                k.sharePauses.sum());
     }
 }

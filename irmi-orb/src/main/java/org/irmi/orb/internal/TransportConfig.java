@@ -28,13 +28,16 @@ import org.jacorb.config.ConfigurationException;
  *                                 message (see {@code ReadPacer}); 0 turns pacing off
  * @param readPacingRequestCostBytes the least credit one read turn of a lighter connection costs while it
  *                                 waits behind a heavier connection's message (see {@code ReadPacer})
+ * @param maxRequestsInFlight      requests in flight (admitted, not finished) shared out fairly between the
+ *                                 connections that hold some (see {@code RequestShare}); default four times
+ *                                 {@code jacorb.poa.thread_pool_max}
  */
 public record TransportConfig(int maxMessageBytes, int readBudgetBytes, int soloReadBudgetBytes, int acceptBacklog,
                               int maxOutboundBytes, int handoffQueueCapacity, int dispatchThreads,
                               long stallTimeoutMillis, long idleTimeoutMillis, int maxFragmentedMessages,
                               int maxServerConnections, int receiveBufferBytes, long sweepIntervalMillis,
                               long maxInboundBytes,
-                              long maxReadDeferMillis, int readPacingRequestCostBytes) {
+                              long maxReadDeferMillis, int readPacingRequestCostBytes, int maxRequestsInFlight) {
 
     public static final String PREFIX = "irmi.transport.";
     public static final int DEFAULT_MAX_MESSAGE_BYTES = 64 * 1024 * 1024;
@@ -49,6 +52,8 @@ public record TransportConfig(int maxMessageBytes, int readBudgetBytes, int solo
     public static final long DEFAULT_SWEEP_INTERVAL_MILLIS = 250;
     public static final long DEFAULT_MAX_READ_DEFER_MILLIS = 10;
     public static final int DEFAULT_READ_PACING_REQUEST_COST_BYTES = 128 * 1024;
+    /** JacORB's own default of {@code jacorb.poa.thread_pool_max}. */
+    static final int JACORB_THREAD_POOL_MAX = 20;
 
     public TransportConfig {
         positive("max_message_bytes", maxMessageBytes, 12);
@@ -67,6 +72,7 @@ public record TransportConfig(int maxMessageBytes, int readBudgetBytes, int solo
         positive("max_inbound_bytes", maxInboundBytes, 1);
         positive("max_read_defer_ms", maxReadDeferMillis, 0);
         positive("read_pacing_request_cost_bytes", readPacingRequestCostBytes, 1);
+        positive("max_requests_in_flight", maxRequestsInFlight, 1);
     }
 
     private static void positive(String name, long value, long min) {
@@ -95,6 +101,8 @@ public record TransportConfig(int maxMessageBytes, int readBudgetBytes, int solo
                 c.getAttributeAsLong(PREFIX + "max_inbound_bytes",
                         InboundBudget.defaultLimit(Runtime.getRuntime().maxMemory())),
                 c.getAttributeAsLong(PREFIX + "max_read_defer_ms", DEFAULT_MAX_READ_DEFER_MILLIS),
-                c.getAttributeAsInteger(PREFIX + "read_pacing_request_cost_bytes", DEFAULT_READ_PACING_REQUEST_COST_BYTES));
+                c.getAttributeAsInteger(PREFIX + "read_pacing_request_cost_bytes", DEFAULT_READ_PACING_REQUEST_COST_BYTES),
+                c.getAttributeAsInteger(PREFIX + "max_requests_in_flight",
+                        4 * Math.max(1, c.getAttributeAsInteger("jacorb.poa.thread_pool_max", JACORB_THREAD_POOL_MAX))));
     }
 }

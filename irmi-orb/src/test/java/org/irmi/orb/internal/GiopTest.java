@@ -56,4 +56,29 @@ class GiopTest {
         assertThat(Giop.readUInt(r, 16, false)).isEqualTo(2);
         assertThat(Giop.readUInt(r, 20, false)).isEqualTo(1);
     }
+
+    @Test
+    void shouldFindTheRequestIdOfAReplyBehindItsServiceContextsInGiop10And11() {
+        for (int minor = 0; minor <= 2; minor++) {
+            byte[] r = Giop.systemExceptionReply(minor, 4242, "IDL:omg.org/CORBA/TRANSIENT:1.0", 7, 1,
+                    new int[] {0x10, 0x11}, new byte[][] {{1, 2, 3}, {4, 5, 6, 7, 8}});
+            assertThat(Giop.replyRequestId(r, 0, r.length)).as("GIOP 1.%d", minor).isEqualTo(4242);
+            byte[] shifted = new byte[r.length + 5];
+            System.arraycopy(r, 0, shifted, 5, r.length);
+            assertThat(Giop.replyRequestId(shifted, 5, r.length)).as("at an offset, GIOP 1.%d", minor).isEqualTo(4242);
+        }
+    }
+
+    @Test
+    void shouldGiveNoRequestIdForOtherMessagesOrOneThatTheBytesDoNotReach() {
+        byte[] r = Giop.systemExceptionReply(1, 4242, "IDL:omg.org/CORBA/TRANSIENT:1.0", 7, 1,
+                new int[] {0x10}, new byte[][] {new byte[40]});
+        assertThat(Giop.replyRequestId(r, 0, 30)).as("the id lies past the first 30 bytes").isEqualTo(-1);
+        byte[] huge = r.clone();
+        Giop.writeInt(huge, 20, Integer.MAX_VALUE, false); // the context's declared length
+        assertThat(Giop.replyRequestId(huge, 0, huge.length)).isEqualTo(-1);
+        assertThat(Giop.replyRequestId(Giop.emptyMessage(Giop.CLOSE_CONNECTION, 2), 0, 12)).isEqualTo(-1);
+        byte[] request = header(1, 2, Giop.REQUEST, 8);
+        assertThat(Giop.replyRequestId(java.util.Arrays.copyOf(request, 20), 0, 20)).isEqualTo(-1);
+    }
 }
