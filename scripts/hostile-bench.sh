@@ -3,6 +3,7 @@
 # never-reading clients, request floods and 1,000 slowloris connections, I-RMI and stock JacORB side by
 # side in interleaved trials; writes docs/benchmarks/hostile-clients.md.
 #   scripts/hostile-bench.sh [--trials N] [--quiet S] [--hostile S]
+# JAVA_OPTS passes options to the benchmark, e.g. -Dirmi.hostile.serverOptions=-Dirmi.transport.max_requests_in_flight=20
 # CPU-heavy: takes the team's benchmark lock when it exists. Needs about 2,100 file descriptors.
 set -euo pipefail
 cd "$(dirname "$0")/.."
@@ -13,4 +14,4 @@ mvn -B -q -o install -DskipTests -pl irmi-orb -am >/dev/null
 mvn -B -q -o test-compile dependency:build-classpath -pl irmi-orb -Dmdep.outputFile=target/test-classpath.txt \
   -Dmdep.includeScope=test >/dev/null
 cp="irmi-orb/target/test-classes:irmi-orb/target/classes:$(cat irmi-orb/target/test-classpath.txt)"
-run_locked java -Xmx1g -cp "$cp" org.irmi.orb.HostileClientsBenchmark "$@"
+run_locked java -Xmx1g ${JAVA_OPTS:-} -cp "$cp" org.irmi.orb.HostileClientsBenchmark "$@"

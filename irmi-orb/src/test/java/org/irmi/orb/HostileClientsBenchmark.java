@@ -93,7 +93,12 @@ public final class HostileClientsBenchmark {
     }
 
     static Trial trial(String orb, int n, int quietSeconds, int hostileSeconds) throws Exception {
-        ServerProcess server = ServerProcess.start(orb, 0, HEAP, "-XX:+UseSerialGC");
+        List<String> options = new ArrayList<>(List.of(HEAP, "-XX:+UseSerialGC"));
+        String extra = System.getProperty("irmi.hostile.serverOptions", "");
+        if (!extra.isBlank()) {
+            options.addAll(List.of(extra.trim().split("\\s+"))); // e.g. a transport setting to compare
+        }
+        ServerProcess server = ServerProcess.start(orb, 0, options.toArray(String[]::new));
         int port = server.port;
         Process child = server.process;
         AtomicBoolean hostile = new AtomicBoolean(true);
@@ -324,7 +329,10 @@ public final class HostileClientsBenchmark {
         b.append("# Hostile clients\n\n");
         b.append("Made on commit `").append(commit).append("`, ").append(LocalDate.now()).append(", ")
                 .append(Runtime.getRuntime().availableProcessors()).append(" CPUs, Java ").append(System.getProperty("java.version"))
-                .append(". Command: `scripts/hostile-bench.sh").append(args.isBlank() ? "" : " " + args).append("`.\n\n");
+                .append(". Command: `")
+                .append(System.getProperty("irmi.hostile.serverOptions", "").isBlank() ? ""
+                        : "JAVA_OPTS='-Dirmi.hostile.serverOptions=" + System.getProperty("irmi.hostile.serverOptions").trim() + "' ")
+                .append("scripts/hostile-bench.sh").append(args.isBlank() ? "" : " " + args).append("`.\n\n");
         b.append("Each server runs in a JVM of its own with `").append(HEAP).append(" -XX:+UseSerialGC` (I-RMI's inbound budget is")
                 .append(" then its default, a quarter of the heap). One well-behaved client (a stock JacORB ORB) makes closed-loop")
                 .append(" `echoString` calls: ").append(quiet).append(" s alone (quiet), then ").append(hostile)

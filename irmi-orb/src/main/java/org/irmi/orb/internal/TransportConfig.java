@@ -29,7 +29,7 @@ import org.jacorb.config.ConfigurationException;
  * @param readPacingRequestCostBytes the least credit one read turn of a lighter connection costs while it
  *                                 waits behind a heavier connection's message (see {@code ReadPacer})
  * @param maxRequestsInFlight      requests in flight (admitted, not finished) shared out fairly between the
- *                                 connections that hold some (see {@code RequestShare}); default four times
+ *                                 connections that hold some (see {@code RequestShare}); default
  *                                 {@code jacorb.poa.thread_pool_max}
  */
 public record TransportConfig(int maxMessageBytes, int readBudgetBytes, int soloReadBudgetBytes, int acceptBacklog,
@@ -103,6 +103,6 @@ public record TransportConfig(int maxMessageBytes, int readBudgetBytes, int solo
                 c.getAttributeAsLong(PREFIX + "max_read_defer_ms", DEFAULT_MAX_READ_DEFER_MILLIS),
                 c.getAttributeAsInteger(PREFIX + "read_pacing_request_cost_bytes", DEFAULT_READ_PACING_REQUEST_COST_BYTES),
                 c.getAttributeAsInteger(PREFIX + "max_requests_in_flight",
-                        4 * Math.max(1, c.getAttributeAsInteger("jacorb.poa.thread_pool_max", JACORB_THREAD_POOL_MAX))));
+                        Math.max(1, c.getAttributeAsInteger("jacorb.poa.thread_pool_max", JACORB_THREAD_POOL_MAX))));
     }
 }
