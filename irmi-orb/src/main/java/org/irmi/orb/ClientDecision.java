@@ -18,7 +18,7 @@ public record ClientDecision(Kind kind, Rejection rejection, String forwardTo, O
     public enum Kind { PROCEED, FAIL, FORWARD, SHORT_CIRCUIT }
 
     /** Minor code of the TRANSIENT an IDL call gets when a hook short-circuits it (not possible there). */
-    public static final int MINOR_SHORT_CIRCUIT_UNSUPPORTED = 0x49520002;
+    public static final int MINOR_SHORT_CIRCUIT_UNSUPPORTED = org.irmi.isolation.MinorCodes.SHORT_CIRCUIT_UNSUPPORTED;
 
     private static final ClientDecision PROCEED = new ClientDecision(Kind.PROCEED, null, null, null);
 

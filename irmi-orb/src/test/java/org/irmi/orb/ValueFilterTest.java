@@ -111,7 +111,7 @@ class ValueFilterTest {
             assertThat(id).isEqualTo("IDL:omg.org/CORBA/MARSHAL:1.0");
             int at = (exceptionIdEnd(reply, id) + 3) & ~3;
             assertThat(GiopClient.readInt(reply, at)).as("minor code: refused by the I-RMI value filter")
-                    .isEqualTo(0x49520010);
+                    .isEqualTo(org.irmi.isolation.MinorCodes.VALUE_REFUSED);
         }
         assertThat(ValueFilters.refusedCount()).isGreaterThan(refusedBefore);
     }
@@ -130,7 +130,32 @@ class ValueFilterTest {
             String id = GiopClient.exceptionId(reply);
             assertThat(id).isEqualTo("IDL:omg.org/CORBA/MARSHAL:1.0");
             int at = (exceptionIdEnd(reply, id) + 3) & ~3;
-            assertThat(GiopClient.readInt(reply, at)).isEqualTo(0x49520010);
+            assertThat(GiopClient.readInt(reply, at)).isEqualTo(org.irmi.isolation.MinorCodes.VALUE_REFUSED);
+        }
+        assertThat(ValueFilters.refusedCount()).isGreaterThan(refusedBefore);
+    }
+
+    @Test
+    void shouldRefuseARepositoryIdCountOfTwoToThe28InAValueNestedInAnother() throws IOException {
+        long refusedBefore = ValueFilters.refusedCount();
+        byte[] key = GiopClient.objectKey(stockClient.string_to_object(ior));
+        // a String[] of one element (allowed), whose element's header declares 2^28 repository ids:
+        // read by JacORB for GlassFish's array reader, one level below the argument
+        GiopClient.Cdr arg = new GiopClient.Cdr(0);
+        arg.ulong(0x7fffff02); // value tag: one repository id follows
+        arg.string("RMI:[Ljava.lang.String;:071DA8BE7F971128:A0F0A4387A3BB342");
+        arg.ulong(1); // one element
+        arg.ulong(0x7fffff06); // the element's value tag: a list of repository ids follows
+        arg.ulong(1 << 28); // JacORB would allocate new String[2^28] here
+        arg.ulong(0);
+        try (GiopClient c = new GiopClient(port)) {
+            c.send(GiopClient.request12(3, key, "echoText", arg.bytes(), true));
+            byte[] reply = c.readMessage();
+            assertThat(GiopClient.replyStatus(reply)).as("SYSTEM_EXCEPTION").isEqualTo(2);
+            String id = GiopClient.exceptionId(reply);
+            assertThat(id).isEqualTo("IDL:omg.org/CORBA/MARSHAL:1.0");
+            int at = (exceptionIdEnd(reply, id) + 3) & ~3;
+            assertThat(GiopClient.readInt(reply, at)).isEqualTo(org.irmi.isolation.MinorCodes.VALUE_REFUSED);
         }
         assertThat(ValueFilters.refusedCount()).isGreaterThan(refusedBefore);
     }

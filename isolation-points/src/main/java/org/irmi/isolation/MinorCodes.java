@@ -4,7 +4,8 @@ package org.irmi.isolation;
  * The minor codes of the system exceptions I-RMI raises. They carry the vendor minor code set id
  * {@link #VMCID} ({@code 0x49524000}, "IR" in ASCII followed by {@code 0x4000}) in the upper 20
  * bits, as CORBA 3 section 9.2.3 asks, and the reason in the lower 12 bits. The id is not
- * registered with the OMG; it is documented here and in {@code docs/adaptation-modules.md}.
+ * registered with the OMG; it is documented here and in {@code docs/adaptation-modules.md}. This is
+ * the one table of them: the ORB's own codes (transport, value filter) are here too.
  */
 public final class MinorCodes {
     /** The I-RMI vendor minor code set id (upper 20 bits). */
@@ -27,6 +28,12 @@ public final class MinorCodes {
     public static final int NO_REPLICA = VMCID | 8;
     /** A decision the enforcing hook cannot carry out where it runs (e.g. waiting on the reader). */
     public static final int NOT_ENFORCEABLE_HERE = VMCID | 9;
+    /** Transport: the hand-off queue from the reader to the dispatch workers was full. */
+    public static final int HANDOFF_FULL = VMCID | 0x10;
+    /** A short-circuit decision on an IDL call, which has no result to return without sending it. */
+    public static final int SHORT_CIRCUIT_UNSUPPORTED = VMCID | 0x11;
+    /** The RMI-IIOP value filter refused a value (its class, depth, array length, references or bytes). */
+    public static final int VALUE_REFUSED = VMCID | 0x12;
 
     private MinorCodes() {
     }
@@ -48,6 +55,9 @@ public final class MinorCodes {
             case REJECTED_BY_POLICY -> "REJECTED_BY_POLICY";
             case NO_REPLICA -> "NO_REPLICA";
             case NOT_ENFORCEABLE_HERE -> "NOT_ENFORCEABLE_HERE";
+            case HANDOFF_FULL -> "HANDOFF_FULL";
+            case SHORT_CIRCUIT_UNSUPPORTED -> "SHORT_CIRCUIT_UNSUPPORTED";
+            case VALUE_REFUSED -> "VALUE_REFUSED";
             default -> "0x" + Integer.toHexString(minor);
         };
     }

@@ -51,8 +51,8 @@ final class SelectorLoop implements IrmiTransport, Runnable {
     private static final AtomicLong CONNECTION_IDS = new AtomicLong();
     private static final int ACCEPTS_PER_TURN = 256;
     private static final int READ_BUFFER_BYTES = 256 * 1024;
-    /** Vendor minor code for "hand-off queue full" (I-RMI has no OMG VMCID; 0x4952 = "IR"). */
-    static final int MINOR_HANDOFF_FULL = 0x49520001;
+    /** Vendor minor code for "hand-off queue full" (see {@link org.irmi.isolation.MinorCodes}). */
+    static final int MINOR_HANDOFF_FULL = org.irmi.isolation.MinorCodes.HANDOFF_FULL;
 
     /** A request on its way to a worker. */
     record Task(InboundConnection connection, byte[] message, int type, int requestId, boolean replyExpected, String operation) {

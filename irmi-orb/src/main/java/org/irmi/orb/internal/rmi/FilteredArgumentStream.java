@@ -15,9 +15,15 @@ import org.omg.CORBA.portable.BoxedValueHelper;
  * the tie's {@code _invoke} too, and must see its own context class loader and read the replies
  * of its own outgoing calls without the server's filter. Everything else is forwarded as is.
  *
+ * <p>It is also what GlassFish's value handler reads a value's fields from
+ * ({@link FilteringValueHandler}), so that a value nested in another gets the same header check
+ * before JacORB reads it: JacORB allocates a value's repository-id list at the count the header
+ * declares, at any depth.
+ *
  * <p>THREADS: the thread that runs the invocation, as the stream it wraps.
  */
-final class FilteredArgumentStream extends org.omg.CORBA_2_3.portable.InputStream {
+final class FilteredArgumentStream extends org.omg.CORBA_2_3.portable.InputStream
+        implements org.omg.CORBA.portable.ValueInputStream {
 
     private final org.omg.CORBA_2_3.portable.InputStream in;
     private final ValueFilter filter;
@@ -286,5 +292,32 @@ final class FilteredArgumentStream extends org.omg.CORBA_2_3.portable.InputStrea
     @Override
     public void close() throws IOException {
         in.close();
+    }
+
+    // ---- chunked values (custom-marshalled classes, stream format 2): GlassFish asks for these ----
+
+    @Override
+    public void start_value() {
+        valueStream().start_value();
+    }
+
+    @Override
+    public void end_value() {
+        valueStream().end_value();
+    }
+
+    private org.omg.CORBA.portable.ValueInputStream valueStream() {
+        if (in instanceof org.omg.CORBA.portable.ValueInputStream v) {
+            return v;
+        }
+        throw new org.omg.CORBA.MARSHAL("the request stream " + in.getClass().getName() + " cannot read chunked values");
+    }
+
+    /** {@code in} wrapped so that the values read from it are checked, unless it is wrapped already. */
+    static org.omg.CORBA.portable.InputStream checking(org.omg.CORBA.portable.InputStream in, ValueFilter filter) {
+        if (in instanceof FilteredArgumentStream || !(in instanceof org.omg.CORBA_2_3.portable.InputStream in23)) {
+            return in;
+        }
+        return new FilteredArgumentStream(in23, filter);
     }
 }

@@ -25,8 +25,8 @@ import org.omg.SendingContext.RunTime;
  */
 final class FilteringValueHandler implements ValueHandlerMultiFormat {
 
-    /** Vendor minor code of a refused value (I-RMI has no OMG VMCID; 0x4952 = "IR"). */
-    static final int MINOR_VALUE_REFUSED = 0x49520010;
+    /** Vendor minor code of a refused value (see {@link org.irmi.isolation.MinorCodes}). */
+    static final int MINOR_VALUE_REFUSED = org.irmi.isolation.MinorCodes.VALUE_REFUSED;
 
     private final ValueHandler delegate;
 
@@ -53,7 +53,8 @@ final class FilteringValueHandler implements ValueHandlerMultiFormat {
                 throw new MARSHAL("I-RMI value filter refused " + clz.getName() + ": " + why, MINOR_VALUE_REFUSED,
                         CompletionStatus.COMPLETED_NO);
             }
-            return delegate.readValue(in, offset, clz, repositoryID, sender);
+            // its fields are read through the filter too: a nested value gets the header check
+            return delegate.readValue(FilteredArgumentStream.checking(in, scope.filter), offset, clz, repositoryID, sender);
         } finally {
             scope.exit();
         }
