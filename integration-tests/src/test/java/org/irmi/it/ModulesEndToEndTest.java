@@ -40,7 +40,8 @@ class ModulesEndToEndTest {
         return resources.track(o);
     }
 
-    record Outcome(IsolationRuntime runtime, TradeImpl secondary, long failures, long maxQueue, long delivered) {
+    record Outcome(IsolationRuntime runtime, TradeImpl secondary, long failures, long maxQueue, long delivered,
+                   long returned, long endNanos) {
         long decisions(Decision.Action a) {
             return runtime.decisions(PointKind.SLOW_CLIENT, a);
         }
@@ -80,8 +81,10 @@ class ModulesEndToEndTest {
         secondary.slowNanos = 50_000_000L;
         Thread.sleep(3_000);
         running.set(false);
+        long end = System.nanoTime();
+        Thread.sleep(200); // the calls in flight return (a worker polls its queue every 100 ms)
         Outcome o = new Outcome(rt, secondary, primary.failures.get(), primary.maxQueue.get(),
-                secondary.delivered.get());
+                secondary.delivered.get(), primary.returned.get(), end);
         System.out.println(module + ": failures=" + o.failures() + " maxQueue=" + o.maxQueue()
                 + " delivered=" + o.delivered() + " decisions=" + decisionCounts(rt));
         return o;
@@ -106,8 +109,11 @@ class ModulesEndToEndTest {
         long eliminated = o.decisions(Decision.Action.SHORT_CIRCUIT);
         assertThat(eliminated).isPositive();
         assertThat(o.failures()).as("the worker never sees an exception").isZero();
-        assertThat(o.delivered()).as("eliminated calls never reach the secondary")
-                .isLessThan(o.delivered() + eliminated);
+        // every call that returned to the worker either reached the secondary or was eliminated:
+        // were eliminated calls sent anyway, the secondary would count them too
+        // (a call that reached the secondary may not have returned yet when the counts are read: one worker)
+        assertThat(o.returned()).as("calls returned to the worker = delivered %d + eliminated %d", o.delivered(), eliminated)
+                .isBetween(o.delivered() + eliminated - 1, o.delivered() + eliminated);
     }
 
     @Test
@@ -124,9 +130,22 @@ class ModulesEndToEndTest {
 
     @Test
     void shouldPaceFlaggedCallsWhenThrottling() throws Exception {
-        Outcome o = run("throttle", 1, NOTHING);
+        java.util.concurrent.atomic.AtomicLong firstThrottle = new java.util.concurrent.atomic.AtomicLong();
+        Outcome o = run("throttle", 1, iso -> iso.runtime().addListener((DecisionEvent e) -> {
+            if (e.decision().action() == Decision.Action.THROTTLE) {
+                firstThrottle.compareAndSet(0, System.nanoTime());
+            }
+        }));
         assertThat(o.decisions(Decision.Action.THROTTLE)).isPositive();
         assertThat(o.failures()).isZero();
+        // sla/modules-throttle.yaml: 10 calls/s, burst 2. One worker against a 50 ms secondary could
+        // make 20/s; from 0.5 s after the first throttle decision, deliveries keep to the rate.
+        long from = firstThrottle.get() + 500_000_000L;
+        double seconds = (o.endNanos() - from) / 1e9;
+        assertThat(seconds).as("time throttled before the run ended").isGreaterThan(1.0);
+        long paced = o.secondary().deliveredAt.stream().filter(t -> t >= from && t <= o.endNanos()).count();
+        assertThat(paced / seconds).as("deliveries per second while throttled (%d in %.2f s)", paced, seconds)
+                .isLessThanOrEqualTo(10.0 + 2 / seconds + 1 / seconds);
     }
 
     @Test
@@ -134,6 +153,10 @@ class ModulesEndToEndTest {
         Outcome o = run("defer", 2, NOTHING);
         assertThat(o.decisions(Decision.Action.DEFER)).isPositive();
         assertThat(o.failures()).as("every parked call was resubmitted, none timed out").isZero();
+        // and none was dropped: every call that returned to a worker reached the secondary
+        // (a call that reached the secondary may not have returned yet when the counts are read: two workers)
+        assertThat(o.returned()).as("calls returned to the workers, %d delivered", o.delivered())
+                .isBetween(o.delivered() - 2, o.delivered());
     }
 
     @Test

@@ -20,6 +20,8 @@ final class PrimaryImpl implements Primary {
     final AtomicLong maxQueue = new AtomicLong();
     /** Exceptions the workers saw from {@code deliver}. */
     final AtomicLong failures = new AtomicLong();
+    /** {@code deliver} calls that returned normally (whether or not they reached the sink). */
+    final AtomicLong returned = new AtomicLong();
 
     @Override
     public void publish(byte[] event) {
@@ -36,6 +38,7 @@ final class PrimaryImpl implements Primary {
                         byte[] e = queue.poll(100, TimeUnit.MILLISECONDS);
                         if (e != null) {
                             sink.deliver(e);
+                            returned.incrementAndGet();
                         }
                     } catch (InterruptedException ie) {
                         return;

@@ -8,6 +8,8 @@ public class TradeImpl implements Trade {
     final String name;
     final AtomicLong quotes = new AtomicLong();
     final AtomicLong delivered = new AtomicLong();
+    /** When each delivery completed here ({@link System#nanoTime}). */
+    final java.util.Queue<Long> deliveredAt = new java.util.concurrent.ConcurrentLinkedQueue<>();
     final AtomicLong poisons = new AtomicLong();
     final AtomicLong smallEvents = new AtomicLong();
     /** While &gt; 0, each delivery takes this long (a secondary slowed by stress elsewhere). */
@@ -49,6 +51,7 @@ public class TradeImpl implements Trade {
             LockSupport.parkNanos(slow);
         }
         delivered.incrementAndGet();
+        deliveredAt.add(System.nanoTime());
         if (event.length <= 1024) {
             smallEvents.incrementAndGet();
         }

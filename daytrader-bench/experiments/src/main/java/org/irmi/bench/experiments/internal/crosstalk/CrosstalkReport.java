@@ -127,8 +127,9 @@ final class CrosstalkReport {
         if (violationsOne >= 0) {
             result.note("The weights' order with one 2 KB stream (Figure 9 as the paper draws it): " + violationsOne
                     + " size(s) >= 1 MB out of order. The goal takes the order with " + streamsLabel(MANY_STREAMS)
-                    + ", where plain JacORB shows the harm: with one stream the reader is seldom contended, and equal"
-                    + " curves differ by noise alone.");
+                    + ", the most contention this run makes (whether plain JacORB showed the harm there is in the"
+                    + " goal's row): with one stream the reader is seldom contended, and equal curves differ by noise"
+                    + " alone.");
         }
         result.note("Assembly time is what the paper measures: the time to read a request at the IIOP level, from the"
                 + " read that returned the request's first byte to the read that completed it, on the server. Plain JacORB"
