@@ -37,6 +37,9 @@ public final class SelectorListener extends org.jacorb.orb.etf.ListenerBase {
         }
         address.configure(configuration);
         IrmiORB irmi = OrbRegistry.lookup(orb);
+        if (irmi != null && irmi.startFailure().isPresent()) {
+            throw irmi.startFailure().get(); // JacORB's ORB class ignored it in the initializer: not here
+        }
         IrmiHooks hooks = irmi != null ? irmi.hooks() : new IrmiHooks();
         TransportConfig transportConfig = TransportConfig.from(configuration);
         tcpListener = orb.getTransportManager().getSocketFactoryManager().getTCPListener();
