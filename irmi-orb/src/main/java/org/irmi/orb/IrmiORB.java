@@ -72,6 +72,8 @@ public class IrmiORB extends org.omg.CORBA_2_5.ORB {
     private volatile IrmiTransport transport;
     private org.jacorb.orb.ORB jacorb;
     private volatile org.irmi.orb.isolation.OrbIsolation isolation;
+    private boolean attached;
+    private volatile org.omg.CORBA.INITIALIZE startFailure;
 
     /** Created by {@code ORB.init}; applications do not call this. */
     public IrmiORB() {
@@ -88,34 +90,84 @@ public class IrmiORB extends org.omg.CORBA_2_5.ORB {
         } finally {
             OrbRegistry.bind(instance, this, jacorb);
         }
-        String every = p.getProperty(IrmiHooks.CPU_SAMPLE_EVERY_PROPERTY,
-                System.getProperty(IrmiHooks.CPU_SAMPLE_EVERY_PROPERTY));
+        java.util.function.UnaryOperator<String> settings = key -> p.getProperty(key, System.getProperty(key));
+        try {
+            configureHooks(settings);
+            startIsolation(settings);
+        } catch (org.omg.CORBA.INITIALIZE e) {
+            jacorb.destroy();
+            OrbRegistry.unbind(jacorb);
+            throw e;
+        }
+    }
+
+    /**
+     * I-RMI inside JacORB's own ORB class: called by I-RMI's ORB initializer (before JacORB's
+     * {@code ORB.init} returns) when the application created {@code org.jacorb.orb.ORB} itself.
+     * The returned object is the ORB's I-RMI API ({@link #of(org.omg.CORBA.ORB)}); the application
+     * keeps using JacORB's ORB. Not for applications.
+     *
+     * @throws org.omg.CORBA.INITIALIZE when an {@code irmi.*} setting is invalid
+     */
+    public static IrmiORB attach(org.jacorb.orb.ORB jacorb) {
+        IrmiORB irmi = new IrmiORB();
+        irmi.jacorb = jacorb;
+        irmi.attached = true;
+        irmi.configureHooks(key -> jacorb.getConfiguration().getAttribute(key, null));
+        OrbRegistry.bind(null, irmi, jacorb);
+        return irmi;
+    }
+
+    /**
+     * Starts the isolation points of an ORB {@linkplain #attach attached} to JacORB's ORB, from its
+     * {@code irmi.sla}. A failure is kept: the ORB's server side then refuses to start with it
+     * ({@link #startFailure()}), because JacORB ignores exceptions of ORB initializers. Not for
+     * applications.
+     */
+    public void startAttachedIsolation() {
+        try {
+            startIsolation(key -> jacorb.getConfiguration().getAttribute(key, null));
+        } catch (org.omg.CORBA.INITIALIZE e) {
+            startFailure = e;
+            org.slf4j.LoggerFactory.getLogger(IrmiORB.class).error("{}; this ORB will not serve requests", e.getMessage());
+        }
+    }
+
+    /** Why this ORB's I-RMI settings could not be used, if they could not (JacORB's ORB class only). */
+    public Optional<org.omg.CORBA.INITIALIZE> startFailure() {
+        return Optional.ofNullable(startFailure);
+    }
+
+    /** Whether this is the I-RMI API of JacORB's own ORB class (else it is the ORB itself). */
+    public boolean attached() {
+        return attached;
+    }
+
+    private void configureHooks(java.util.function.UnaryOperator<String> settings) {
+        String every = settings.apply(IrmiHooks.CPU_SAMPLE_EVERY_PROPERTY);
         if (every != null && !every.isBlank()) {
             try {
                 hooks.setCpuSampleEvery(Integer.parseInt(every.trim()));
             } catch (IllegalArgumentException e) { // NumberFormatException included
-                jacorb.destroy();
-                OrbRegistry.unbind(jacorb);
                 throw new org.omg.CORBA.INITIALIZE(IrmiHooks.CPU_SAMPLE_EVERY_PROPERTY
                         + " must be a whole number of at least 1, got \"" + every + "\"");
             }
         }
-        String tag = p.getProperty(StreamTag.PROPERTY, System.getProperty(StreamTag.PROPERTY));
+        String tag = settings.apply(StreamTag.PROPERTY);
         if (tag != null && !tag.isBlank()) {
             try {
                 hooks.setDefaultStreamTag(tag.trim());
             } catch (IllegalArgumentException e) {
-                jacorb.destroy();
-                OrbRegistry.unbind(jacorb);
                 throw new org.omg.CORBA.INITIALIZE(StreamTag.PROPERTY + ": " + e.getMessage());
             }
         }
-        String sla = p.getProperty(org.irmi.orb.isolation.OrbIsolation.SLA_PROPERTY,
-                System.getProperty(org.irmi.orb.isolation.OrbIsolation.SLA_PROPERTY));
+    }
+
+    private void startIsolation(java.util.function.UnaryOperator<String> settings) {
+        String sla = settings.apply(org.irmi.orb.isolation.OrbIsolation.SLA_PROPERTY);
+        String port = settings.apply(org.irmi.orb.isolation.OrbIsolation.METRICS_PORT_PROPERTY);
         if (sla != null && !sla.isBlank()) {
             try {
-                String port = p.getProperty(org.irmi.orb.isolation.OrbIsolation.METRICS_PORT_PROPERTY,
-                        System.getProperty(org.irmi.orb.isolation.OrbIsolation.METRICS_PORT_PROPERTY));
                 java.util.OptionalInt metricsPort = java.util.OptionalInt.empty();
                 if (port != null && !port.isBlank()) {
                     try {
@@ -127,14 +179,12 @@ public class IrmiORB extends org.omg.CORBA_2_5.ORB {
                 }
                 isolation = org.irmi.orb.isolation.OrbIsolation.start(this, java.nio.file.Path.of(sla), metricsPort);
             } catch (RuntimeException e) {
-                jacorb.destroy();
-                OrbRegistry.unbind(jacorb);
                 org.omg.CORBA.INITIALIZE init = new org.omg.CORBA.INITIALIZE(
                         "I-RMI cannot use the SLA " + sla + ": " + e.getMessage());
                 init.initCause(e);
                 throw init;
             }
-        } else if (hasProperty(p, org.irmi.orb.isolation.OrbIsolation.METRICS_PORT_PROPERTY)) {
+        } else if (port != null && !port.isBlank()) {
             org.slf4j.LoggerFactory.getLogger(IrmiORB.class).warn("{} is set but {} is not: the metrics endpoint"
                     + " serves the isolation points' meters, so none is started",
                     org.irmi.orb.isolation.OrbIsolation.METRICS_PORT_PROPERTY,
@@ -142,9 +192,13 @@ public class IrmiORB extends org.omg.CORBA_2_5.ORB {
         }
     }
 
-    private static boolean hasProperty(Properties p, String key) {
-        String v = p.getProperty(key, System.getProperty(key));
-        return v != null && !v.isBlank();
+    /** Stops the isolation points, once (on shutdown or destroy of either ORB class). */
+    public void closeIsolation() {
+        org.irmi.orb.isolation.OrbIsolation iso = isolation;
+        if (iso != null) {
+            isolation = null;
+            iso.close();
+        }
     }
 
     /** The isolation points built from {@code irmi.sla}, if that property was set. */
@@ -436,20 +490,12 @@ public class IrmiORB extends org.omg.CORBA_2_5.ORB {
             org.irmi.orb.internal.Shutdowns.quiesce(t, SHUTDOWN_DRAIN_MILLIS);
         }
         jacorb.shutdown(waitForCompletion);
-        org.irmi.orb.isolation.OrbIsolation iso = isolation;
-        if (iso != null) {
-            isolation = null;
-            iso.close();
-        }
+        closeIsolation();
     }
 
     @Override
     public void destroy() {
-        org.irmi.orb.isolation.OrbIsolation iso = isolation;
-        if (iso != null) {
-            isolation = null;
-            iso.close();
-        }
+        closeIsolation();
         try {
             jacorb.destroy();
         } finally {

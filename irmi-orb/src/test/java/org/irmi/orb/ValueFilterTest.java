@@ -94,6 +94,57 @@ class ValueFilterTest {
     }
 
     @Test
+    void shouldRefuseAStringArgumentDeclaringAGibibyteBeforeJacorbAllocatesIt() throws IOException {
+        // found by fuzzing: JacORB's readGiop12WString allocates the characters at the declared length
+        assertRefusedAsValue(stringArgument(0x7fffff02, "IDL:omg.org/CORBA/WStringValue:1.0", 1 << 30));
+    }
+
+    @Test
+    void shouldRefuseAStringArgumentWithoutTypeInformationDeclaringAGibibyte() throws IOException {
+        // no repository id: JacORB reads the String the tie expects
+        assertRefusedAsValue(stringArgument(0x7fffff00, null, 1 << 30));
+    }
+
+    @Test
+    void shouldStillAcceptAStringArgumentWrittenByHand() throws Exception {
+        byte[] key = GiopClient.objectKey(stockClient.string_to_object(ior));
+        GiopClient.Cdr arg = stringArgument(0x7fffff02, "IDL:omg.org/CORBA/WStringValue:1.0", 4);
+        arg.octets(new byte[] {0, 'h', 0, 'i'}); // UTF-16 "hi"
+        try (GiopClient c = new GiopClient(port)) {
+            c.send(GiopClient.request12(5, key, "echoText", arg.bytes(), true));
+            byte[] reply = c.readMessage();
+            assertThat(GiopClient.replyStatus(reply)).as("NO_EXCEPTION: the check refuses only what cannot fit")
+                    .isEqualTo(0);
+        }
+    }
+
+    /** echoText's argument: a boxed wide string whose length field says {@code declaredOctets}. */
+    private static GiopClient.Cdr stringArgument(int tag, String repositoryId, int declaredOctets) {
+        GiopClient.Cdr arg = new GiopClient.Cdr(0);
+        arg.ulong(tag);
+        if (repositoryId != null) {
+            arg.string(repositoryId);
+        }
+        arg.ulong(declaredOctets);
+        return arg;
+    }
+
+    private void assertRefusedAsValue(GiopClient.Cdr arg) throws IOException {
+        long refusedBefore = ValueFilters.refusedCount();
+        byte[] key = GiopClient.objectKey(stockClient.string_to_object(ior));
+        try (GiopClient c = new GiopClient(port)) {
+            c.send(GiopClient.request12(4, key, "echoText", arg.bytes(), true));
+            byte[] reply = c.readMessage();
+            assertThat(GiopClient.replyStatus(reply)).as("SYSTEM_EXCEPTION").isEqualTo(2);
+            String id = GiopClient.exceptionId(reply);
+            assertThat(id).isEqualTo("IDL:omg.org/CORBA/MARSHAL:1.0");
+            int at = (exceptionIdEnd(reply, id) + 3) & ~3;
+            assertThat(GiopClient.readInt(reply, at)).isEqualTo(org.irmi.isolation.MinorCodes.VALUE_REFUSED);
+        }
+        assertThat(ValueFilters.refusedCount()).isGreaterThan(refusedBefore);
+    }
+
+    @Test
     void shouldRefuseAnArrayLengthOfTwoToThe28BeforeAllocating() throws IOException {
         long refusedBefore = ValueFilters.refusedCount();
         byte[] key = GiopClient.objectKey(stockClient.string_to_object(ior));

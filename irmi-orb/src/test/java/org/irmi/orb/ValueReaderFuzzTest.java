@@ -29,7 +29,9 @@ import org.omg.PortableServer.Servant;
  *
  * <p>What must hold for every input: the request is answered (a reply or a MessageError and
  * close, within 10 s), the tripwire class's {@code readObject} never runs (its name is in the
- * fuzzer's dictionary, so inputs do name it), and the server keeps serving.
+ * fuzzer's dictionary, so inputs do name it), no invocation runs out of memory (JacORB answers
+ * {@code NO_MEMORY} then: the server allocated at a size the input declared), and the server keeps
+ * serving.
  *
  * <p>{@code mvn test} replays the committed corpus under
  * {@code src/test/resources/org/irmi/orb/ValueReaderFuzzTestInputs/values/} (the CI smoke);
@@ -84,7 +86,13 @@ class ValueReaderFuzzTest {
                 c.socket.setSoTimeout(10_000);
                 try {
                     c.send(GiopClient.request12(++requestId, Server.KEY, operation, args, true));
-                    c.readMessage();
+                    byte[] reply = c.readMessage();
+                    // JacORB catches an OutOfMemoryError of the invocation and answers NO_MEMORY: the
+                    // input made the server allocate at a size it declared (the first finding)
+                    if (GiopClient.type(reply) == 1 && GiopClient.replyStatus(reply) == 2) {
+                        assertThat(GiopClient.exceptionId(reply)).as("allocation at a declared size")
+                                .isNotEqualTo("IDL:omg.org/CORBA/NO_MEMORY:1.0");
+                    }
                 } catch (SocketTimeoutException e) {
                     throw new AssertionError("no reply and no close 10 s after a request to " + operation, e);
                 } catch (IOException closedByServer) {

@@ -1,11 +1,15 @@
 package org.irmi.orb.internal;
 
-import java.nio.ByteBuffer;
+import java.io.IOException;
+import java.net.Socket;
 
 import org.jacorb.config.Configuration;
 import org.jacorb.config.ConfigurationException;
 import org.jacorb.orb.iiop.IIOPAddress;
 import org.jacorb.orb.iiop.IIOPProfile;
+import org.jacorb.orb.iiop.ServerIIOPConnection;
+import org.jacorb.orb.listener.TCPConnectionEvent;
+import org.jacorb.orb.listener.TCPConnectionListener;
 import org.omg.CORBA.NO_IMPLEMENT;
 import org.omg.ETF.BufferHolder;
 import org.omg.ETF.Profile;
@@ -15,18 +19,88 @@ import org.omg.ETF.Profile;
  * reading belongs to the selector thread. JacORB holds its connection write lock from the first
  * chunk of a message to {@link #flush()}; in between, messages the reader thread writes itself
  * wait (see {@link InboundConnection#send}), so they never interleave with a reply.
+ *
+ * <p>It is a {@link ServerIIOPConnection}, as the transport of every server connection of stock
+ * JacORB is, because code written for JacORB relies on that: a server interceptor reaches the
+ * client's socket through {@code ((ServerIIOPConnection) giopConnection.getTransport()).getSocket()}
+ * (JacORB's documented way to learn the client's address), and bi-directional GIOP takes the
+ * peer's profile from it. Nothing of the stream machinery it inherits is used: its socket
+ * streams are dropped at construction, and every ETF method is overridden.
  */
-final class ChannelTransport extends org.omg.ETF._ConnectionLocalBase {
+final class ChannelTransport extends ServerIIOPConnection {
 
     private final InboundConnection connection;
-    private final Configuration configuration;
-    private volatile Profile peerProfile;
+    private final TCPConnectionListener tcpListener;
+    private final String remoteIp;
+    private final int remotePort;
+    private final int localPort;
     /** The next chunk written starts a message. Guarded by JacORB's connection write lock (first chunk to flush). */
     private volatile boolean atMessageStart = true;
 
-    ChannelTransport(InboundConnection connection, Configuration configuration) {
+    /**
+     * @param tcpListener JacORB's {@code jacorb.net.tcp_listener} (its null listener when none is set)
+     */
+    ChannelTransport(InboundConnection connection, Socket socket, TCPConnectionListener tcpListener) throws IOException {
+        super(socket, false, tcpListener);
         this.connection = connection;
-        this.configuration = configuration;
+        this.tcpListener = tcpListener;
+        // taken now: once the channel is closed its socket no longer knows its peer
+        this.remoteIp = socket.getInetAddress().getHostAddress();
+        this.remotePort = socket.getPort();
+        this.localPort = socket.getLocalPort();
+        // the superclass opened the socket's streams (and an 8 KB output buffer): never used here
+        in_stream = null;
+        out_stream = null;
+    }
+
+    /**
+     * What JacORB's configure does, without its INFO line per connection: the peer's IIOP profile
+     * (what {@link #get_server_profile()} returns, and bi-directional GIOP reads), the connection
+     * description, the logger.
+     */
+    @Override
+    public void configure(Configuration config) throws ConfigurationException {
+        configuration = config;
+        orb = config.getORB();
+        logger = config.getLogger(getClass().getName());
+        finalTimeout = config.getAttributeAsInteger("jacorb.connection.timeout_after_closeconnection", 20000);
+        IIOPAddress address = new IIOPAddress(socket.getInetAddress().getHostAddress(), socket.getPort());
+        address.configure(config);
+        IIOPProfile peer = new IIOPProfile(address, null, orb.getGIOPMinorVersion());
+        peer.configure(config);
+        profile = peer;
+        connection_info = address.toString();
+        connected = true;
+    }
+
+    /**
+     * Tells the {@code tcp_listener} that this connection was opened. Called on the selector thread at
+     * accept, before the connection is read (JacORB calls it on its acceptor thread, before the
+     * connection's first request): the listener is to return quickly.
+     */
+    void fireOpened() {
+        fire(true);
+    }
+
+    /** Tells the {@code tcp_listener} that this connection closed; on the thread that closed it, once. */
+    void fireClosed() {
+        fire(false);
+    }
+
+    private void fire(boolean opened) {
+        if (!tcpListener.isListenerEnabled()) {
+            return;
+        }
+        TCPConnectionEvent e = new TCPConnectionEvent(this, remoteIp, remotePort, localPort, getLocalhost());
+        try {
+            if (opened) {
+                tcpListener.connectionOpened(e);
+            } else {
+                tcpListener.connectionClosed(e);
+            }
+        } catch (RuntimeException ex) {
+            logger.warn("jacorb.net.tcp_listener {} failed: {}", tcpListener.getClass().getName(), ex.toString());
+        }
     }
 
     @Override
@@ -72,26 +146,6 @@ final class ChannelTransport extends org.omg.ETF._ConnectionLocalBase {
     @Override
     public boolean is_connected() {
         return !connection.isClosed();
-    }
-
-    @Override
-    public Profile get_server_profile() {
-        Profile p = peerProfile;
-        if (p == null) {
-            String peer = connection.peerAddress;
-            int colon = peer.lastIndexOf(':');
-            IIOPAddress address = new IIOPAddress(peer.substring(0, colon), Integer.parseInt(peer.substring(colon + 1)));
-            try {
-                address.configure(configuration);
-                IIOPProfile profile = new IIOPProfile(address, null, configuration.getORB().getGIOPMinorVersion());
-                profile.configure(configuration);
-                p = profile;
-            } catch (ConfigurationException e) {
-                throw new org.omg.CORBA.INTERNAL("cannot describe peer " + peer + ": " + e.getMessage());
-            }
-            peerProfile = p;
-        }
-        return p;
     }
 
     @Override

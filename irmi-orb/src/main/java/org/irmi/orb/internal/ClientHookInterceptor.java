@@ -57,9 +57,15 @@ final class ClientHookInterceptor extends LocalObject implements ClientRequestIn
         return "irmi-client-hooks";
     }
 
+    /**
+     * JacORB's ORB destroys its interceptors at shutdown: inside JacORB's own ORB class, that is
+     * when the isolation points stop (IrmiORB stops them itself).
+     */
     @Override
     public void destroy() {
-        // stateless
+        if (orb.attached()) {
+            orb.closeIsolation();
+        }
     }
 
     @Override

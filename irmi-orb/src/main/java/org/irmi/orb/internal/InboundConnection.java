@@ -244,6 +244,8 @@ final class InboundConnection {
         switch (type) {
             case Giop.REQUEST:
             case Giop.LOCATE_REQUEST:
+            case Giop.REPLY: // replies to this server's callbacks, bi-directional GIOP
+            case Giop.LOCATE_REPLY:
                 if (Giop.moreFragments(m)) {
                     startFragmented(m, minor, nowNanos);
                 } else {
@@ -261,7 +263,7 @@ final class InboundConnection {
                 close();
                 return;
             default:
-                // Replies, LocateReplies (no bi-directional GIOP here) and unknown types.
+                // unknown types
                 messageErrorAndClose(minor);
         }
     }
@@ -776,5 +778,9 @@ final class InboundConnection {
         }
         releaseRunning();
         loop.onClosed(this);
+        IrmiServerGIOPConnection g = giop;
+        if (g != null) {
+            g.transportClosed();
+        }
     }
 }

@@ -1,18 +1,48 @@
 package org.irmi.orb.internal;
 
+import java.util.Map;
+
 import org.irmi.orb.IrmiORB;
+import org.jacorb.config.JacORBConfiguration;
 import org.jacorb.orb.portableInterceptor.ORBInitInfoImpl;
 import org.omg.CORBA.LocalObject;
 import org.omg.PortableInterceptor.ORBInitInfo;
 import org.omg.PortableInterceptor.ORBInitInfoPackage.DuplicateName;
 import org.omg.PortableInterceptor.ORBInitializer;
 
-/** Installs the interceptors behind the I-RMI hooks; registered by {@link IrmiORB#configure}. */
+/**
+ * I-RMI's ORB initializer. It installs the interceptors behind the I-RMI hooks, in both ways of
+ * running I-RMI:
+ * <ul>
+ *   <li>with {@code org.omg.CORBA.ORBClass=org.irmi.orb.IrmiORB}, which registers it;</li>
+ *   <li>inside JacORB's own {@code org.jacorb.orb.ORB}, registered by the application as
+ *       {@code org.omg.PortableInterceptor.ORBInitializerClass.irmi=org.irmi.orb.internal.IrmiOrbInitializer}
+ *       beside {@code jacorb.transport.factories=org.irmi.orb.internal.SelectorFactories}. Then it
+ *       also creates the ORB's I-RMI API ({@link IrmiORB#attach}), applies I-RMI's
+ *       {@link IrmiORB#DEFAULTS} to every key the configuration does not set (the POA reads them
+ *       when it is created, after the initializers), and starts the isolation points of
+ *       {@code irmi.sla}.</li>
+ * </ul>
+ */
 public final class IrmiOrbInitializer extends LocalObject implements ORBInitializer {
 
     @Override
     public void pre_init(ORBInitInfo info) {
-        // nothing before the ORB is ready
+        if (!(info instanceof ORBInitInfoImpl impl)) {
+            return;
+        }
+        org.jacorb.orb.ORB jacorb = impl.getORB();
+        if (OrbRegistry.lookup(jacorb) != null) {
+            return; // IrmiORB started this JacORB ORB
+        }
+        if (jacorb.getConfiguration() instanceof JacORBConfiguration config) {
+            for (Map.Entry<String, String> d : IrmiORB.DEFAULTS.entrySet()) {
+                if (config.getAttribute(d.getKey(), null) == null) {
+                    config.setAttribute(d.getKey(), d.getValue());
+                }
+            }
+        }
+        IrmiORB.attach(jacorb);
     }
 
     @Override
@@ -29,6 +59,9 @@ public final class IrmiOrbInitializer extends LocalObject implements ORBInitiali
             info.add_client_request_interceptor(new ClientHookInterceptor(orb));
         } catch (DuplicateName e) {
             throw new org.omg.CORBA.INITIALIZE("I-RMI interceptors registered twice: " + e.name);
+        }
+        if (orb.attached()) {
+            orb.startAttachedIsolation();
         }
     }
 }

@@ -1,5 +1,10 @@
 package org.irmi.orb.internal;
 
+import java.lang.invoke.MethodHandles;
+import java.lang.invoke.VarHandle;
+
+import org.jacorb.orb.giop.GIOPConnection;
+import org.jacorb.orb.giop.ReplyListener;
 import org.jacorb.orb.giop.RequestListener;
 import org.jacorb.orb.giop.NoBiDirServerReplyListener;
 import org.jacorb.orb.giop.ServerGIOPConnection;
@@ -10,6 +15,22 @@ import org.jacorb.orb.giop.ServerGIOPConnection;
  * It also tells the interceptors which transport connection and peer a request came from.
  */
 public final class IrmiServerGIOPConnection extends ServerGIOPConnection {
+
+    /**
+     * JacORB's reply listener of a connection: the {@code ClientConnection} that bi-directional GIOP
+     * puts on a server connection to send callbacks over it. JacORB reads it only in its own reader
+     * loop (the getter is private); the selector transport has its own reader, so it reads the field.
+     */
+    private static final VarHandle REPLY_LISTENER;
+
+    static {
+        try {
+            REPLY_LISTENER = MethodHandles.privateLookupIn(GIOPConnection.class, MethodHandles.lookup())
+                    .findVarHandle(GIOPConnection.class, "reply_listener", ReplyListener.class);
+        } catch (ReflectiveOperationException e) {
+            throw new ExceptionInInitializerError("JacORB's GIOPConnection has no reply_listener field: " + e);
+        }
+    }
 
     private final long connectionId;
     private final String peerAddress;
@@ -24,7 +45,8 @@ public final class IrmiServerGIOPConnection extends ServerGIOPConnection {
     private final InboundConnection inbound;
 
     IrmiServerGIOPConnection(ChannelTransport transport, RequestListener requestListener, InboundConnection inbound) {
-        super(null, transport, requestListener, new NoBiDirServerReplyListener(), null, null);
+        // the peer's profile, as JacORB's own server connections have it (bi-directional GIOP reads it)
+        super(transport.get_server_profile(), transport, requestListener, new NoBiDirServerReplyListener(), null, null);
         this.inbound = inbound;
         this.connectionId = inbound.id;
         this.peerAddress = inbound.peerAddress;
@@ -33,6 +55,33 @@ public final class IrmiServerGIOPConnection extends ServerGIOPConnection {
     /** A request of this connection finished (reply, exception, oneway): the transport stops counting its bytes. */
     void requestFinished(int requestId) {
         inbound.requestFinished(requestId);
+    }
+
+    /**
+     * Hands a Reply (or LocateReply) that arrived on this connection to the callbacks sent over it
+     * (bi-directional GIOP), as JacORB's reader loop does. Runs on a dispatch worker.
+     *
+     * @return false when no callback was ever sent over this connection (the reply is then a protocol error)
+     */
+    boolean replyReceived(byte[] message, boolean locateReply) {
+        ReplyListener listener;
+        synchronized (this) { // JacORB sets it under this lock
+            listener = (ReplyListener) REPLY_LISTENER.get(this);
+        }
+        if (listener == null || listener instanceof NoBiDirServerReplyListener) {
+            return false;
+        }
+        if (locateReply) {
+            listener.locateReplyReceived(message, this);
+        } else {
+            listener.replyReceived(message, this);
+        }
+        return true;
+    }
+
+    /** The transport closed: tells the {@code tcp_listener}. Once, on the closing thread. */
+    void transportClosed() {
+        ((ChannelTransport) getTransport()).fireClosed();
     }
 
     /** The selector transport's id of this connection. */

@@ -32,7 +32,9 @@ public final class OrbRegistry {
 
     /** Binds the started JacORB ORB (null when its start failed) and drops the reservation. */
     public static void bind(String instance, IrmiORB orb, org.omg.CORBA.ORB jacorb) {
-        BY_INSTANCE.remove(instance);
+        if (instance != null) {
+            BY_INSTANCE.remove(instance);
+        }
         if (jacorb != null) {
             BY_JACORB.put(jacorb, orb);
         }

@@ -10,6 +10,7 @@ import org.jacorb.orb.BasicAdapter;
 import org.jacorb.orb.giop.RequestListener;
 import org.jacorb.orb.iiop.IIOPAddress;
 import org.jacorb.orb.iiop.IIOPProfile;
+import org.jacorb.orb.listener.TCPConnectionListener;
 import org.omg.CORBA.INITIALIZE;
 
 /**
@@ -21,6 +22,8 @@ public final class SelectorListener extends org.jacorb.orb.etf.ListenerBase {
 
     private SelectorLoop loop;
     private volatile RequestListener requestListener;
+    /** JacORB's {@code jacorb.net.tcp_listener}, told of every connection opened and closed. */
+    private TCPConnectionListener tcpListener;
 
     @Override
     public void configure(Configuration config) throws ConfigurationException {
@@ -34,8 +37,12 @@ public final class SelectorListener extends org.jacorb.orb.etf.ListenerBase {
         }
         address.configure(configuration);
         IrmiORB irmi = OrbRegistry.lookup(orb);
+        if (irmi != null && irmi.startFailure().isPresent()) {
+            throw irmi.startFailure().get(); // JacORB's ORB class ignored it in the initializer: not here
+        }
         IrmiHooks hooks = irmi != null ? irmi.hooks() : new IrmiHooks();
         TransportConfig transportConfig = TransportConfig.from(configuration);
+        tcpListener = orb.getTransportManager().getSocketFactoryManager().getTCPListener();
         try {
             loop = new SelectorLoop(transportConfig, hooks, address.getConfiguredHost(), address.getPort(),
                     this::newGiopConnection, this::parseIor, System::nanoTime);
@@ -63,14 +70,19 @@ public final class SelectorListener extends org.jacorb.orb.etf.ListenerBase {
         }
     }
 
+    /** SELECTOR THREAD ONLY, at accept, before the connection is read. */
     private IrmiServerGIOPConnection newGiopConnection(InboundConnection c) {
-        IrmiServerGIOPConnection g = new IrmiServerGIOPConnection(new ChannelTransport(c, configuration),
-                requestListener, c);
+        ChannelTransport transport;
+        IrmiServerGIOPConnection g;
         try {
+            transport = new ChannelTransport(c, c.channel.socket(), tcpListener);
+            transport.configure(configuration);
+            g = new IrmiServerGIOPConnection(transport, requestListener, c);
             g.configure(configuration);
-        } catch (ConfigurationException e) {
-            throw new INITIALIZE("cannot configure server connection: " + e.getMessage());
+        } catch (ConfigurationException | IOException e) {
+            throw new INITIALIZE("cannot set up server connection from " + c.peerAddress + ": " + e.getMessage());
         }
+        transport.fireOpened();
         return g;
     }
 

@@ -486,10 +486,19 @@ final class SelectorLoop implements IrmiTransport, Runnable {
         return hooks.messageAssemblyListener();
     }
 
-    /** A complete Request or LocateRequest arrived. SELECTOR THREAD ONLY. */
+    /**
+     * A complete Request or LocateRequest arrived, or a Reply or LocateReply to a request this server
+     * sent over the client's connection (bi-directional GIOP). SELECTOR THREAD ONLY.
+     */
     void onRequest(InboundConnection c, byte[] m) {
         int type = Giop.type(m);
         int minor = Giop.minor(m);
+        if (type == Giop.REPLY || type == Giop.LOCATE_REPLY) {
+            // to a worker like a request (bounded by the hand-off queue and the connection's share):
+            // JacORB's reply handling parses the reply and wakes the waiting thread
+            enqueue(c, m, type, -1, false, "");
+            return;
+        }
         if (type == Giop.LOCATE_REQUEST) {
             int id = minor == 2 ? safeLeadingId(m) : -1;
             enqueue(c, m, type, id, true, "");
@@ -644,8 +653,13 @@ final class SelectorLoop implements IrmiTransport, Runnable {
                     }
                     throw e;
                 }
-            } else {
+            } else if (t.type() == Giop.LOCATE_REQUEST) {
                 requestListener.locateRequestReceived(t.message(), c.giop);
+            } else if (!c.giop.replyReceived(t.message(), t.type() == Giop.LOCATE_REPLY)) {
+                // a reply nobody waits for on a connection that carries no callbacks: as before
+                // bi-directional GIOP, a protocol error
+                badInput.note("reply on connection {} from {}, which carries no callbacks", c.id, c.peerAddress);
+                c.messageErrorAndClose(Giop.minor(t.message()));
             }
         } catch (RuntimeException e) {
             // JacORB answers every failure after it has parsed the request header itself, so an

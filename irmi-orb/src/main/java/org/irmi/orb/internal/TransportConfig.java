@@ -20,7 +20,8 @@ import org.jacorb.config.ConfigurationException;
  * @param stallTimeoutMillis       how long a started message may stay incomplete
  * @param idleTimeoutMillis        idle time after which a connection is closed (0 = never)
  * @param maxFragmentedMessages    fragmented messages one connection may have in progress
- * @param maxServerConnections     connections served at once; further ones are closed at accept
+ * @param maxServerConnections     connections served at once; further ones are closed at accept (0, as in
+ *                                 JacORB: every connection is closed at accept)
  * @param receiveBufferBytes       SO_RCVBUF of accepted connections (0 = system default)
  * @param sweepIntervalMillis      how often the reader checks for idle and stalled connections
  * @param maxInboundBytes          the transport-wide inbound memory budget (see {@code InboundBudget})
@@ -56,28 +57,29 @@ public record TransportConfig(int maxMessageBytes, int readBudgetBytes, int solo
     static final int JACORB_THREAD_POOL_MAX = 20;
 
     public TransportConfig {
-        positive("max_message_bytes", maxMessageBytes, 12);
-        positive("read_budget_bytes", readBudgetBytes, 1);
-        positive("solo_read_budget_bytes", soloReadBudgetBytes, 1);
-        positive("accept_backlog", acceptBacklog, 1);
-        positive("max_outbound_bytes", maxOutboundBytes, 1);
-        positive("handoff_queue_capacity", handoffQueueCapacity, 1);
-        positive("dispatch_threads", dispatchThreads, 0);
-        positive("stall_timeout_ms", stallTimeoutMillis, 1);
-        positive("idle_timeout_ms", idleTimeoutMillis, 0);
-        positive("max_fragmented_messages", maxFragmentedMessages, 1);
-        positive("jacorb.connection.max_server_connections", maxServerConnections, 1);
-        positive("receive_buffer_bytes", receiveBufferBytes, 0);
-        positive("sweep_interval_ms", sweepIntervalMillis, 1);
-        positive("max_inbound_bytes", maxInboundBytes, 1);
-        positive("max_read_defer_ms", maxReadDeferMillis, 0);
-        positive("read_pacing_request_cost_bytes", readPacingRequestCostBytes, 1);
-        positive("max_requests_in_flight", maxRequestsInFlight, 1);
+        atLeast(PREFIX + "max_message_bytes", maxMessageBytes, 12);
+        atLeast(PREFIX + "read_budget_bytes", readBudgetBytes, 1);
+        atLeast(PREFIX + "solo_read_budget_bytes", soloReadBudgetBytes, 1);
+        atLeast(PREFIX + "accept_backlog", acceptBacklog, 1);
+        atLeast(PREFIX + "max_outbound_bytes", maxOutboundBytes, 1);
+        atLeast(PREFIX + "handoff_queue_capacity", handoffQueueCapacity, 1);
+        atLeast(PREFIX + "dispatch_threads", dispatchThreads, 0);
+        atLeast(PREFIX + "stall_timeout_ms", stallTimeoutMillis, 1);
+        atLeast(PREFIX + "idle_timeout_ms", idleTimeoutMillis, 0);
+        atLeast(PREFIX + "max_fragmented_messages", maxFragmentedMessages, 1);
+        atLeast("jacorb.connection.max_server_connections", maxServerConnections, 0);
+        atLeast(PREFIX + "receive_buffer_bytes", receiveBufferBytes, 0);
+        atLeast(PREFIX + "sweep_interval_ms", sweepIntervalMillis, 1);
+        atLeast(PREFIX + "max_inbound_bytes", maxInboundBytes, 1);
+        atLeast(PREFIX + "max_read_defer_ms", maxReadDeferMillis, 0);
+        atLeast(PREFIX + "read_pacing_request_cost_bytes", readPacingRequestCostBytes, 1);
+        atLeast(PREFIX + "max_requests_in_flight", maxRequestsInFlight, 1);
     }
 
-    private static void positive(String name, long value, long min) {
+    /** {@code key} is the property's whole name, as the user wrote it. */
+    private static void atLeast(String key, long value, long min) {
         if (value < min) {
-            throw new IllegalArgumentException(PREFIX + name + " must be >= " + min + " but is " + value);
+            throw new IllegalArgumentException(key + " must be >= " + min + " but is " + value);
         }
     }
 

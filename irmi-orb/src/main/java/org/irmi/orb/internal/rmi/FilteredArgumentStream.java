@@ -33,15 +33,23 @@ final class FilteredArgumentStream extends org.omg.CORBA_2_3.portable.InputStrea
         this.filter = filter;
     }
 
-    /** As {@link #filtered}, after checking a value header's repository-id count ({@link ValueHeaderCheck}). */
-    private <T> T filteredValue(Supplier<T> read) {
-        String why = ValueHeaderCheck.repositoryIdCount(in);
+    /**
+     * As {@link #filtered}, after checking the counts and lengths in the value's header that JacORB
+     * would allocate from ({@link ValueHeaderCheck}).
+     *
+     * @param expected the class the reader expects, or null
+     */
+    private <T> T filteredValue(Supplier<T> read, Class<?> expected) {
+        refuseIf(ValueHeaderCheck.check(in, expected), "a value header");
+        return filtered(read);
+    }
+
+    private static void refuseIf(String why, String what) {
         if (why != null) {
-            ValueFilters.refused("value header", why);
-            throw new org.omg.CORBA.MARSHAL("I-RMI value filter refused a value header: " + why,
+            ValueFilters.refused(what, why);
+            throw new org.omg.CORBA.MARSHAL("I-RMI value filter refused " + what + ": " + why,
                     FilteringValueHandler.MINOR_VALUE_REFUSED, org.omg.CORBA.CompletionStatus.COMPLETED_NO);
         }
-        return filtered(read);
     }
 
     private <T> T filtered(Supplier<T> read) {
@@ -66,28 +74,30 @@ final class FilteredArgumentStream extends org.omg.CORBA_2_3.portable.InputStrea
 
     @Override
     public Serializable read_value() {
-        return filteredValue(in::read_value);
+        return filteredValue(in::read_value, null);
     }
 
     @Override
     @SuppressWarnings("rawtypes")
     public Serializable read_value(Class clz) {
-        return filteredValue(() -> in.read_value(clz));
+        return filteredValue(() -> in.read_value(clz), clz);
     }
 
     @Override
     public Serializable read_value(String repId) {
-        return filteredValue(() -> in.read_value(repId));
+        return filteredValue(() -> in.read_value(repId), null);
     }
 
     @Override
     public Serializable read_value(Serializable value) {
-        return filteredValue(() -> in.read_value(value));
+        return filteredValue(() -> in.read_value(value), null);
     }
 
     @Override
     public Serializable read_value(BoxedValueHelper factory) {
-        return filteredValue(() -> in.read_value(factory));
+        return filteredValue(() -> in.read_value(factory),
+                factory instanceof org.omg.CORBA.WStringValueHelper || factory instanceof org.omg.CORBA.StringValueHelper
+                        ? String.class : null);
     }
 
     @Override
@@ -170,11 +180,13 @@ final class FilteredArgumentStream extends org.omg.CORBA_2_3.portable.InputStrea
 
     @Override
     public String read_string() {
+        refuseIf(ValueHeaderCheck.string(in), "a string");
         return in.read_string();
     }
 
     @Override
     public String read_wstring() {
+        refuseIf(ValueHeaderCheck.string(in), "a wide string");
         return in.read_wstring();
     }
 

@@ -19,13 +19,34 @@ import javax.rmi.CORBA.ValueHandler;
  *   <li>{@link #loadClass}, while a server reads its arguments, refuses what the filter does not
  *       allow before loading it, and ignores the codebase URL the client sent.</li>
  * </ul>
+ * It also writes I-RMI's dynamic stubs ({@link IrmiRemoteStub}) as the references they stand for,
+ * so that a reference received from one server can be passed on, in arguments and in results. For
+ * that it is also GlassFish's own {@code Util.getInstance()}, which GlassFish's method marshallers
+ * call directly (not through {@code javax.rmi.CORBA.Util}).
  *
  * <p>THREADS: any thread, as GlassFish's.
  */
 public final class IrmiUtil extends com.sun.corba.ee.impl.javax.rmi.CORBA.Util {
 
+    private static final org.slf4j.Logger LOG = org.slf4j.LoggerFactory.getLogger(IrmiUtil.class);
+
     private final Map<Tie, FilteringTie> ties = Collections.synchronizedMap(new WeakHashMap<>());
     private volatile FilteringValueHandler valueHandler;
+
+    /** Made by {@code javax.rmi.CORBA.Util}, once per JVM; becomes GlassFish's {@code Util.getInstance()} too. */
+    public IrmiUtil() {
+        Class<com.sun.corba.ee.impl.javax.rmi.CORBA.Util> glassfish = com.sun.corba.ee.impl.javax.rmi.CORBA.Util.class;
+        try {
+            java.lang.invoke.VarHandle instance = java.lang.invoke.MethodHandles.privateLookupIn(glassfish,
+                    java.lang.invoke.MethodHandles.lookup()).findStaticVarHandle(glassfish, "instance", glassfish);
+            synchronized (glassfish) { // getInstance() is static synchronized
+                instance.set(this);
+            }
+        } catch (ReflectiveOperationException | RuntimeException e) {
+            LOG.warn("GlassFish's Util.getInstance() stays GlassFish's ({}): references received as I-RMI dynamic"
+                    + " stubs cannot be passed on", e.toString());
+        }
+    }
 
     @Override
     public Tie getTie(Remote target) {
@@ -51,6 +72,24 @@ public final class IrmiUtil extends com.sun.corba.ee.impl.javax.rmi.CORBA.Util {
             }
         }
         super.unexportObject(target);
+    }
+
+    @Override
+    public void writeRemoteObject(org.omg.CORBA.portable.OutputStream out, Object obj) {
+        if (obj instanceof IrmiRemoteStub stub) {
+            out.write_Object(stub.corbaReference());
+            return;
+        }
+        super.writeRemoteObject(out, obj);
+    }
+
+    @Override
+    public void writeAbstractObject(org.omg.CORBA.portable.OutputStream out, Object obj) {
+        if (obj instanceof IrmiRemoteStub stub) {
+            ((org.omg.CORBA_2_3.portable.OutputStream) out).write_abstract_interface(stub.corbaReference());
+            return;
+        }
+        super.writeAbstractObject(out, obj);
     }
 
     @Override
