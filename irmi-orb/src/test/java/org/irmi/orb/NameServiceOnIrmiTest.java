@@ -64,6 +64,7 @@ class NameServiceOnIrmiTest {
                 // I-RMI's own limit, to tell from outside which transport reads the connections
                 "-Dirmi.transport.max_message_bytes=65536",
                 "-Djacorb.naming.ior_filename=" + iorFile, "-Djacorb.naming.time_out=120000",
+                "-Djacorb.naming.db_dir=" + dir, // its persistent contexts, not in the module's folder
                 "-cp", System.getProperty("surefire.test.class.path", System.getProperty("java.class.path")),
                 "org.jacorb.naming.NameServer"));
         nameServer = new ProcessBuilder(command).redirectErrorStream(true).redirectOutput(log.toFile()).start();

@@ -118,6 +118,23 @@ class ValueFilterTest {
         }
     }
 
+    @Test
+    void shouldAnswerMarshalWhenTheArgumentsEndBeforeTheValue() throws IOException {
+        // found by fuzzing: measure(Serializable) with no argument bytes made JacORB's reader throw
+        // ArrayIndexOutOfBoundsException, answered UNKNOWN with an ERROR and a stack trace per request
+        byte[] key = GiopClient.objectKey(stockClient.string_to_object(ior));
+        try (GiopClient c = new GiopClient(port)) {
+            c.send(GiopClient.request12(6, key, "measure", new byte[0], true));
+            byte[] reply = c.readMessage();
+            assertThat(GiopClient.replyStatus(reply)).as("SYSTEM_EXCEPTION").isEqualTo(2);
+            String id = GiopClient.exceptionId(reply);
+            assertThat(id).isEqualTo("IDL:omg.org/CORBA/MARSHAL:1.0");
+            int at = (exceptionIdEnd(reply, id) + 3) & ~3;
+            assertThat(GiopClient.readInt(reply, at)).isEqualTo(org.irmi.isolation.MinorCodes.VALUE_REFUSED);
+        }
+        assertThat(lookup(RemoteEcho.class).echoText("still fine")).isEqualTo("still fine");
+    }
+
     /** echoText's argument: a boxed wide string whose length field says {@code declaredOctets}. */
     private static GiopClient.Cdr stringArgument(int tag, String repositoryId, int declaredOctets) {
         GiopClient.Cdr arg = new GiopClient.Cdr(0);

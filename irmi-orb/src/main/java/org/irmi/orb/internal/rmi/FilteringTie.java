@@ -27,6 +27,9 @@ final class FilteringTie extends Servant implements Tie {
 
     private final Tie inner;
 
+    private static final org.irmi.orb.internal.BadInputLog BAD_INPUT =
+            new org.irmi.orb.internal.BadInputLog(org.slf4j.LoggerFactory.getLogger(FilteringTie.class));
+
     FilteringTie(Tie inner) {
         this.inner = inner;
     }
@@ -39,8 +42,20 @@ final class FilteringTie extends Servant implements Tie {
     @Override
     public OutputStream _invoke(String method, InputStream input, ResponseHandler handler) {
         ValueFilter filter = ValueFilters.forOrb(_orb());
-        return inner._invoke(method,
-                new FilteredArgumentStream((org.omg.CORBA_2_3.portable.InputStream) input, filter), handler);
+        try {
+            return inner._invoke(method,
+                    new FilteredArgumentStream((org.omg.CORBA_2_3.portable.InputStream) input, filter), handler);
+        } catch (org.omg.CORBA.SystemException e) {
+            throw e;
+        } catch (RuntimeException e) {
+            // GlassFish's tie maps what the servant throws to system or declared exceptions, so what
+            // escapes here came from reading malformed arguments (an index out of bounds in a value
+            // reader, say). As a system exception it is answered without JacORB's ERROR line and stack
+            // trace per message; the rate-limited line below says what happened.
+            BAD_INPUT.note("malformed arguments to {}: {}", method, e.toString());
+            throw new org.omg.CORBA.MARSHAL("malformed arguments to " + method + ": " + e,
+                    org.irmi.isolation.MinorCodes.VALUE_REFUSED, org.omg.CORBA.CompletionStatus.COMPLETED_MAYBE);
+        }
     }
 
     @Override
