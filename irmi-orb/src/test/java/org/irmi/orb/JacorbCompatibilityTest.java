@@ -218,6 +218,17 @@ class JacorbCompatibilityTest {
         return w.toString();
     }
 
+    // ------------------------------------------------------------------ bugjac563
+
+    @Test
+    void shouldRefuseToServeInPlainTextWhenSslIsAskedFor() {
+        server = Orbs.irmi("jacorb.security.support_ssl", "on",
+                "jacorb.ssl.socket_factory", "org.jacorb.security.ssl.sun_jsse.SSLSocketFactory",
+                "jacorb.ssl.server_socket_factory", "org.jacorb.security.ssl.sun_jsse.SSLServerSocketFactory");
+        assertThatThrownBy(() -> Orbs.serve(server, new EchoServant()))
+                .hasStackTraceContaining("jacorb.security.support_ssl=on, but I-RMI's selector transport does not speak TLS");
+    }
+
     // ------------------------------------------------------------------ bi-directional GIOP
 
     @Test

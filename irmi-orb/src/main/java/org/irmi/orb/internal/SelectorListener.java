@@ -31,6 +31,13 @@ public final class SelectorListener extends org.jacorb.orb.etf.ListenerBase {
         if (listenEndpoint == null) {
             throw new INITIALIZE("listenEndpoint may not be null");
         }
+        if (configuration.getAttributeAsBoolean("jacorb.security.support_ssl", false)) {
+            // JacORB would open an SSL listener and put its port in the IOR; serving in plain text
+            // under an IOR without it would silently drop what the operator asked for
+            throw new INITIALIZE("jacorb.security.support_ssl=on, but I-RMI's selector transport does not speak"
+                    + " TLS: remove jacorb.security.support_ssl, or serve this ORB with JacORB's own transport"
+                    + " (jacorb.transport.factories=org.jacorb.orb.iiop.IIOPFactories)");
+        }
         IIOPAddress address = (IIOPAddress) listenEndpoint.getAddress();
         if (address == null) {
             throw new INITIALIZE("I-RMI needs a plain IIOP listen address (SSL-only endpoints are not supported)");
