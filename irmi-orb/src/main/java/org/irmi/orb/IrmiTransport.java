@@ -18,6 +18,9 @@ public interface IrmiTransport {
     /** The port the server listens on. */
     int port();
 
+    /** The TLS port ({@code jacorb.security.support_ssl=on}), or -1 without TLS. */
+    int tlsPort();
+
     /**
      * Sets the read budget of one connection, in bytes per selector turn (at least 1).
      *

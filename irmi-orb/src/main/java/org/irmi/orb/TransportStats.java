@@ -24,6 +24,7 @@ package org.irmi.orb;
  * @param readDeferrals          read turns a lighter connection waited behind a heavier one's message (read pacing)
  * @param acceptFailures         accepts that failed (out of file descriptors, usually); each stops accepting for 100 ms
  * @param sharePauses            times a connection stopped being read because it held its fair share of requests in flight
+ * @param tlsHandshakes          TLS handshakes completed on the TLS port ({@code jacorb.security.support_ssl})
  */
 public record TransportStats(int openConnections, long acceptedConnections, long refusedConnections,
                              long messagesRead, long bytesRead, long messageErrorsSent,
@@ -31,5 +32,5 @@ public record TransportStats(int openConnections, long acceptedConnections, long
                              long cancelledRequests, long outboundOverflowCloses, long idleCloses,
                              long stallCloses, int handoffQueueDepth, long budgetPauses, long budgetCloses,
                              long inboundHeldBytes, long inboundLimitBytes, long readDeferrals,
-                             long acceptFailures, long sharePauses) {
+                             long acceptFailures, long sharePauses, long tlsHandshakes) {
 }

@@ -218,15 +218,16 @@ class JacorbCompatibilityTest {
         return w.toString();
     }
 
-    // ------------------------------------------------------------------ bugjac563
+    // ------------------------------------------------------------------ bugjac563 (TLS itself: TlsTest)
 
     @Test
-    void shouldRefuseToServeInPlainTextWhenSslIsAskedFor() {
+    void shouldSayWhatIsMissingWhenSslIsOnWithoutAKeystore() {
         server = Orbs.irmi("jacorb.security.support_ssl", "on",
                 "jacorb.ssl.socket_factory", "org.jacorb.security.ssl.sun_jsse.SSLSocketFactory",
                 "jacorb.ssl.server_socket_factory", "org.jacorb.security.ssl.sun_jsse.SSLServerSocketFactory");
         assertThatThrownBy(() -> Orbs.serve(server, new EchoServant()))
-                .hasStackTraceContaining("jacorb.security.support_ssl=on, but I-RMI's selector transport does not speak TLS");
+                .hasStackTraceContaining("jacorb.security.support_ssl=on needs jacorb.security.keystore and"
+                        + " jacorb.security.keystore_password");
     }
 
     // ------------------------------------------------------------------ bi-directional GIOP

@@ -41,7 +41,8 @@ final class ChannelTransport extends ServerIIOPConnection {
      * @param tcpListener JacORB's {@code jacorb.net.tcp_listener} (its null listener when none is set)
      */
     ChannelTransport(InboundConnection connection, Socket socket, TCPConnectionListener tcpListener) throws IOException {
-        super(socket, false, tcpListener);
+        // isSSL() is what JacORB's server checks against jacorb.security.ssl.server.required_options
+        super(socket, connection.wire instanceof TlsWire, tcpListener);
         this.connection = connection;
         this.tcpListener = tcpListener;
         // taken now: once the channel is closed its socket no longer knows its peer

@@ -20,4 +20,5 @@ final class Counters {
     final LongAdder budgetPauses = new LongAdder();
     final LongAdder sharePauses = new LongAdder();
     final LongAdder budgetCloses = new LongAdder();
+    final LongAdder tlsHandshakes = new LongAdder();
 }

@@ -38,6 +38,8 @@ final class InboundConnection {
 
     final long id;
     final SocketChannel channel;
+    /** The socket as GIOP sees it: plain, or the plain text inside TLS. */
+    final Wire wire;
     final String peerAddress;
     private final SelectorLoop loop;
     SelectionKey key;
@@ -107,8 +109,20 @@ final class InboundConnection {
 
     InboundConnection(long id, SocketChannel channel, String peerAddress, SelectorLoop loop, int readBudgetBytes,
                       long nowNanos) {
+        this(id, channel, peerAddress, loop, readBudgetBytes, nowNanos, null);
+    }
+
+    /** @param tls the TLS of the port it was accepted on, or null for plain GIOP */
+    InboundConnection(long id, SocketChannel channel, String peerAddress, SelectorLoop loop, int readBudgetBytes,
+                      long nowNanos, TlsSettings tls) {
         this.id = id;
         this.channel = channel;
+        try {
+            this.wire = tls == null ? Wire.plain(channel) : new TlsWire(channel, tls.newEngine(), outLock, loop.tlsTasks(),
+                    () -> loop.post(() -> loop.resumeTls(this)), this::onHandshakeDone, nowNanos);
+        } catch (javax.net.ssl.SSLException e) {
+            throw new IllegalStateException("cannot start TLS with " + peerAddress + ": " + e.getMessage(), e);
+        }
         this.peerAddress = peerAddress;
         this.loop = loop;
         this.readBudgetBytes = readBudgetBytes;
@@ -158,8 +172,8 @@ final class InboundConnection {
             readBuffer.limit(want);
             int n;
             try {
-                n = channel.read(readBuffer);
-            } catch (IOException e) {
+                n = wire.read(readBuffer);
+            } catch (IOException e) { // SSLException included: a TLS protocol error ends the connection
                 close();
                 return readThisTurn;
             }
@@ -168,6 +182,9 @@ final class InboundConnection {
                 return readThisTurn;
             }
             if (n == 0) {
+                if (wire instanceof TlsWire t && t.busy()) {
+                    loop.pauseForTls(this); // read again when the handshake's tasks are done
+                }
                 return readThisTurn;
             }
             readThisTurn += n;
@@ -369,6 +386,9 @@ final class InboundConnection {
      */
     boolean stalledSince(long deadlineNanos) {
         if ((headerFill > 0 || message != null) && messageClock.sinceNanos() < deadlineNanos) {
+            return true;
+        }
+        if (wire.handshakeStalledSince(deadlineNanos)) {
             return true;
         }
         if (fragmented11 != null && fragmented11.progress.sinceNanos() < deadlineNanos) {
@@ -623,15 +643,17 @@ final class InboundConnection {
                 target = deferred; // after the half-written reply
             }
             if (target == pending && pending.isEmpty()) {
+                boolean sealedLeft = false;
                 try {
                     i = writeNow(buffers);
+                    sealedLeft = !wire.flush(); // TLS: records sealed but not yet taken by the socket
                 } catch (IOException e) {
                     ioFailed = true;
                 }
-                if (!ioFailed && i == buffers.length) {
+                if (!ioFailed && i == buffers.length && !sealedLeft) {
                     return true;
                 }
-                wantWrite = !ioFailed;
+                wantWrite = !ioFailed && (i < buffers.length || sealedLeft) && wire.writable();
             }
             if (!ioFailed) {
                 for (; i < buffers.length; i++) {
@@ -672,8 +694,18 @@ final class InboundConnection {
     /** Writes queued replies on OP_WRITE, a bounded number of slices per turn. SELECTOR THREAD ONLY. */
     void flushPending() {
         boolean ioFailed = false;
+        boolean sealedLeft = false;
         synchronized (outLock) {
             try {
+                sealedLeft = !wire.flush();
+                if (sealedLeft || !wire.writable()) {
+                    // the socket is full, or a TLS handshake is on: written when it is done
+                    // (onHandshakeDone), so no OP_WRITE spin meanwhile
+                    if (!sealedLeft && key != null && key.isValid()) {
+                        key.interestOps(loop.reading() && !readPaused() && !readDeferred ? SelectionKey.OP_READ : 0);
+                    }
+                    return;
+                }
                 for (int spin = 0; spin < WRITE_SPINS && !pending.isEmpty(); spin++) {
                     ByteBuffer b = pending.peek();
                     int n = writeSlice(b);
@@ -685,10 +717,11 @@ final class InboundConnection {
                         break;
                     }
                 }
+                sealedLeft = !wire.flush();
             } catch (IOException e) {
                 ioFailed = true;
             }
-            if (!ioFailed && pending.isEmpty() && key != null && key.isValid()) {
+            if (!ioFailed && pending.isEmpty() && !sealedLeft && key != null && key.isValid()) {
                 key.interestOps(loop.reading() && !readPaused() && !readDeferred ? SelectionKey.OP_READ : 0);
             }
         }
@@ -708,7 +741,7 @@ final class InboundConnection {
                 while (i < buffers.length && !buffers[i].hasRemaining()) {
                     i++;
                 }
-                if (i == buffers.length || channel.write(buffers, i, buffers.length - i) == 0) {
+                if (i == buffers.length || wire.write(buffers, i, buffers.length - i) == 0) {
                     return i;
                 }
             }
@@ -742,9 +775,17 @@ final class InboundConnection {
             b.limit(b.position() + WRITE_SLICE_BYTES);
         }
         try {
-            return channel.write(b);
+            return wire.write(b);
         } finally {
             b.limit(limit);
+        }
+    }
+
+    /** The TLS handshake finished: what waited for it is written. SELECTOR THREAD ONLY. */
+    private void onHandshakeDone() {
+        loop.counters.tlsHandshakes.add(1);
+        if (pendingOutboundBytes() > 0) {
+            loop.requestWrite(this);
         }
     }
 

@@ -31,12 +31,17 @@ public final class SelectorListener extends org.jacorb.orb.etf.ListenerBase {
         if (listenEndpoint == null) {
             throw new INITIALIZE("listenEndpoint may not be null");
         }
-        if (configuration.getAttributeAsBoolean("jacorb.security.support_ssl", false)) {
-            // JacORB would open an SSL listener and put its port in the IOR; serving in plain text
-            // under an IOR without it would silently drop what the operator asked for
-            throw new INITIALIZE("jacorb.security.support_ssl=on, but I-RMI's selector transport does not speak"
-                    + " TLS: remove jacorb.security.support_ssl, or serve this ORB with JacORB's own transport"
-                    + " (jacorb.transport.factories=org.jacorb.orb.iiop.IIOPFactories)");
+        TlsSettings tls;
+        try {
+            tls = TlsSettings.from(configuration); // null unless jacorb.security.support_ssl=on
+        } catch (ConfigurationException e) {
+            INITIALIZE init = new INITIALIZE(e.getMessage());
+            init.initCause(e);
+            throw init;
+        }
+        int tlsPort = 0;
+        if (tls != null && listenEndpoint.getSSLAddress() instanceof IIOPAddress sslAddress) {
+            tlsPort = Math.max(0, sslAddress.getPort()); // OASSLPort
         }
         IIOPAddress address = (IIOPAddress) listenEndpoint.getAddress();
         if (address == null) {
@@ -51,7 +56,7 @@ public final class SelectorListener extends org.jacorb.orb.etf.ListenerBase {
         TransportConfig transportConfig = TransportConfig.from(configuration);
         tcpListener = orb.getTransportManager().getSocketFactoryManager().getTCPListener();
         try {
-            loop = new SelectorLoop(transportConfig, hooks, address.getConfiguredHost(), address.getPort(),
+            loop = new SelectorLoop(transportConfig, hooks, address.getConfiguredHost(), address.getPort(), tls, tlsPort,
                     this::newGiopConnection, this::parseIor, System::nanoTime);
         } catch (IOException e) {
             throw new INITIALIZE("I-RMI cannot listen on " + address + ": " + e);
@@ -70,6 +75,11 @@ public final class SelectorListener extends org.jacorb.orb.etf.ListenerBase {
         p.configure(configuration);
         if (bound.isWildcard()) {
             p.addAllWildcardAddresses(configuration);
+        }
+        if (tls != null) {
+            // where JacORB's clients find the TLS port (as JacORB's IIOPListener adds it)
+            p.addComponent(org.omg.SSLIOP.TAG_SSL_SEC_TRANS.value, new org.omg.SSLIOP.SSL(tls.supportedOptions(),
+                    tls.requiredOptions(), (short) loop.tlsPort()), org.omg.SSLIOP.SSLHelper.class);
         }
         profile = p;
         if (irmi != null) {

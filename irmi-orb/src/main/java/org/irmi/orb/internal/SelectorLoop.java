@@ -77,6 +77,14 @@ final class SelectorLoop implements IrmiTransport, Runnable {
     private final IrmiHooks hooks;
     private final Selector selector;
     private final ServerSocketChannel server;
+    /** The TLS port's socket and settings (null without {@code jacorb.security.support_ssl}). */
+    private final ServerSocketChannel tlsServer;
+    private final TlsSettings tls;
+    private final SelectionKey tlsAcceptKey;
+    /** Runs TLS handshakes' delegated tasks (key exchange, signatures) off the selector thread; bounded. */
+    private final java.util.concurrent.ThreadPoolExecutor tlsTasks;
+    /** TLS connections holding whole records already read from their socket: read again without waiting. SELECTOR THREAD ONLY. */
+    private final java.util.Set<InboundConnection> bufferedReads = new java.util.LinkedHashSet<>();
     private final Thread thread;
     private final ConcurrentLinkedQueue<Runnable> tasks = new ConcurrentLinkedQueue<>();
     private final Map<Long, InboundConnection> connections = new ConcurrentHashMap<>();
@@ -98,6 +106,17 @@ final class SelectorLoop implements IrmiTransport, Runnable {
                  Function<InboundConnection, IrmiServerGIOPConnection> giopFactory,
                  Function<String, org.omg.IOP.IOR> iorResolver, LongSupplier nanoClock)
             throws IOException {
+        this(config, hooks, host, port, null, -1, giopFactory, iorResolver, nanoClock);
+    }
+
+    /**
+     * @param tls     TLS settings, or null for no TLS port
+     * @param tlsPort the TLS port (0: a free one); ignored without {@code tls}
+     */
+    SelectorLoop(TransportConfig config, IrmiHooks hooks, InetAddress host, int port, TlsSettings tls, int tlsPort,
+                 Function<InboundConnection, IrmiServerGIOPConnection> giopFactory,
+                 Function<String, org.omg.IOP.IOR> iorResolver, LongSupplier nanoClock)
+            throws IOException {
         this.config = config;
         this.iorResolver = iorResolver;
         this.hooks = hooks;
@@ -115,6 +134,25 @@ final class SelectorLoop implements IrmiTransport, Runnable {
                 config.acceptBacklog());
         server.configureBlocking(false);
         acceptKey = server.register(selector, SelectionKey.OP_ACCEPT);
+        this.tls = tls;
+        if (tls != null) {
+            tlsServer = ServerSocketChannel.open();
+            tlsServer.setOption(StandardSocketOptions.SO_REUSEADDR, true);
+            tlsServer.bind(host == null ? new InetSocketAddress(tlsPort) : new InetSocketAddress(host, tlsPort),
+                    config.acceptBacklog());
+            tlsServer.configureBlocking(false);
+            tlsAcceptKey = tlsServer.register(selector, SelectionKey.OP_ACCEPT);
+            tlsTasks = new java.util.concurrent.ThreadPoolExecutor(1, 2, 30, TimeUnit.SECONDS,
+                    new java.util.concurrent.ArrayBlockingQueue<>(256), r -> {
+                        Thread t = new Thread(r, "irmi-tls-handshake");
+                        t.setDaemon(true);
+                        return t;
+                    });
+        } else {
+            tlsServer = null;
+            tlsAcceptKey = null;
+            tlsTasks = null;
+        }
         this.dispatch = config.dispatchThreads() == 0 ? null : new DispatchQueue<>("irmi-dispatch",
                 config.dispatchThreads(), config.handoffQueueCapacity(), this::dispatch);
         this.thread = new Thread(this, READER_THREAD_NAME);
@@ -136,6 +174,44 @@ final class SelectorLoop implements IrmiTransport, Runnable {
         return server.socket().getLocalPort();
     }
 
+    @Override
+    public int tlsPort() {
+        return tlsServer == null ? -1 : tlsServer.socket().getLocalPort();
+    }
+
+    /** Where TLS handshakes run their delegated tasks. */
+    java.util.concurrent.Executor tlsTasks() {
+        return tlsTasks;
+    }
+
+    /** {@code c}'s handshake tasks run: it is not read meanwhile. SELECTOR THREAD ONLY. */
+    void pauseForTls(InboundConnection c) {
+        SelectionKey k = c.key;
+        if (k != null && k.isValid()) {
+            try {
+                k.interestOps(k.interestOps() & ~SelectionKey.OP_READ);
+            } catch (CancelledKeyException e) {
+                // closed meanwhile
+            }
+        }
+    }
+
+    /** {@code c}'s handshake tasks are done: it is read again, at once. SELECTOR THREAD ONLY. */
+    void resumeTls(InboundConnection c) {
+        if (c.isClosed()) {
+            return;
+        }
+        SelectionKey k = c.key;
+        if (reading && !c.readPaused() && !c.readDeferred && k != null && k.isValid()) {
+            try {
+                k.interestOpsOr(SelectionKey.OP_READ);
+            } catch (CancelledKeyException e) {
+                return;
+            }
+        }
+        bufferedReads.add(c);
+    }
+
     // ------------------------------------------------------------------ the loop
 
     @Override
@@ -151,13 +227,21 @@ final class SelectorLoop implements IrmiTransport, Runnable {
                     if (nowNanos - acceptResumeNanos >= 0) {
                         acceptResumeNanos = 0;
                         acceptKey.interestOps(SelectionKey.OP_ACCEPT);
+                        if (tlsAcceptKey != null) {
+                            tlsAcceptKey.interestOps(SelectionKey.OP_ACCEPT);
+                        }
                     } else {
                         waitMillis = Math.min(waitMillis, Math.max(1, TimeUnit.NANOSECONDS.toMillis(acceptResumeNanos - nowNanos)));
                     }
                 }
-                selector.select(waitMillis);
+                if (bufferedReads.isEmpty()) {
+                    selector.select(waitMillis);
+                } else {
+                    selector.selectNow();
+                }
                 nowNanos = nanoClock.getAsLong(); // the turn's time: first-byte stamps and activity use it
                 onSelected(selector.selectedKeys());
+                readBuffered();
                 nowNanos = nanoClock.getAsLong();
                 pacer.endOfTurn(nowNanos);
                 if (dispatch != null) {
@@ -230,7 +314,7 @@ final class SelectorLoop implements IrmiTransport, Runnable {
                 return;
             }
             if (key.isAcceptable()) {
-                acceptBurst();
+                acceptBurst(key == tlsAcceptKey ? tlsServer : server, key == tlsAcceptKey ? tls : null);
                 return;
             }
             InboundConnection c = (InboundConnection) key.attachment();
@@ -238,19 +322,44 @@ final class SelectorLoop implements IrmiTransport, Runnable {
                 c.flushPending();
             }
             if (key.isValid() && key.isReadable() && pacer.mayRead(c, nowNanos)) {
-                pacer.afterRead(c, c.readTurn(readBuffer, nowNanos, readableKeys == 1, config.soloReadBudgetBytes()));
-                afterRead(c);
+                bufferedReads.remove(c);
+                read(c);
             }
         } catch (CancelledKeyException e) {
             // closed by another thread meanwhile
         }
     }
 
-    private void acceptBurst() {
+    private void read(InboundConnection c) {
+        pacer.afterRead(c, c.readTurn(readBuffer, nowNanos, readableKeys == 1, config.soloReadBudgetBytes()));
+        afterRead(c);
+        if (c.wire.hasBufferedInput() && !c.isClosed()) {
+            bufferedReads.add(c); // whole TLS records already taken from the socket: no readiness will come
+        }
+    }
+
+    /** Reads the TLS connections that hold records already taken from their socket. SELECTOR THREAD ONLY. */
+    private void readBuffered() {
+        if (bufferedReads.isEmpty()) {
+            return;
+        }
+        List<InboundConnection> now = new ArrayList<>(bufferedReads);
+        bufferedReads.clear();
+        for (InboundConnection c : now) {
+            if (!c.isClosed() && !c.readPaused() && !c.readDeferred && pacer.mayRead(c, nowNanos)) {
+                read(c);
+            } else if (!c.isClosed() && c.wire.hasBufferedInput()) {
+                // paused: its key's OP_READ is off too; resumed by whoever resumes it, then read on readiness or here
+                bufferedReads.add(c);
+            }
+        }
+    }
+
+    private void acceptBurst(ServerSocketChannel listening, TlsSettings tlsOfPort) {
         for (int i = 0; i < ACCEPTS_PER_TURN; i++) {
             SocketChannel ch;
             try {
-                ch = server.accept();
+                ch = listening.accept();
             } catch (IOException e) {
                 // Out of file descriptors, usually: the pending connection stays pending and the
                 // server socket stays ready, so retrying at once would spin the loop (and, logged
@@ -260,6 +369,9 @@ final class SelectorLoop implements IrmiTransport, Runnable {
                 badInput.note("accept failed ({}); not accepting for {} ms", e.toString(),
                         TimeUnit.NANOSECONDS.toMillis(ACCEPT_BACKOFF_NANOS));
                 acceptKey.interestOps(0);
+                if (tlsAcceptKey != null) {
+                    tlsAcceptKey.interestOps(0);
+                }
                 acceptResumeNanos = nowNanos + ACCEPT_BACKOFF_NANOS;
                 if (acceptResumeNanos == 0) {
                     acceptResumeNanos = 1;
@@ -269,7 +381,8 @@ final class SelectorLoop implements IrmiTransport, Runnable {
             if (ch == null) {
                 return;
             }
-            if (connections.size() >= config.maxServerConnections()) {
+            if (connections.size() >= config.maxServerConnections() || (tlsOfPort == null && tls != null && tls.required())) {
+                // beyond the maximum; or plain text where the target requires TLS
                 counters.refused.add(1);
                 closeQuietly(ch);
                 continue;
@@ -283,7 +396,7 @@ final class SelectorLoop implements IrmiTransport, Runnable {
                 InetSocketAddress remote = (InetSocketAddress) ch.getRemoteAddress();
                 String peer = remote.getAddress().getHostAddress() + ":" + remote.getPort();
                 InboundConnection c = new InboundConnection(CONNECTION_IDS.incrementAndGet(), ch, peer, this,
-                        defaultReadBudget, nowNanos);
+                        defaultReadBudget, nowNanos, tlsOfPort);
                 c.giop = giopFactory.apply(c);
                 c.key = ch.register(selector, SelectionKey.OP_READ, c);
                 connections.put(c.id, c);
@@ -460,6 +573,10 @@ final class SelectorLoop implements IrmiTransport, Runnable {
             c.closeGracefully();
         }
         closeQuietly(server);
+        if (tlsServer != null) {
+            closeQuietly(tlsServer);
+            tlsTasks.shutdownNow();
+        }
         try {
             selector.close();
         } catch (IOException ignored) {
@@ -850,6 +967,6 @@ final class SelectorLoop implements IrmiTransport, Runnable {
                 k.handoffRejections.sum(), k.cancelled.sum(), k.outboundOverflowCloses.sum(), k.idleCloses.sum(),
                 k.stallCloses.sum(), dispatch == null ? 0 : dispatch.depth(), k.budgetPauses.sum(),
                 k.budgetCloses.sum(), budget.heldBytes(), budget.limitBytes(), pacer.deferrals(), k.acceptFailures.sum(),
-                k.sharePauses.sum());
+                k.sharePauses.sum(), k.tlsHandshakes.sum());
     }
 }
