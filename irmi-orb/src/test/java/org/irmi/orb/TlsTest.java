@@ -37,6 +37,7 @@ class TlsTest {
 
     private static Path serverKeys;
     private static Path clientKeys;
+    private static Path certifiedClientKeys;
 
     private ORB server;
     private ORB client;
@@ -53,6 +54,18 @@ class TlsTest {
                 "-file", cert.toString());
         keytool("-importcert", "-noprompt", "-alias", "server", "-file", cert.toString(), "-keystore",
                 clientKeys.toString(), "-storetype", "JKS", "-storepass", PASSWORD);
+        // a client with a certificate of its own, which the server trusts (in its key store)
+        certifiedClientKeys = keys.resolve("certified-client.jks");
+        Path clientCert = keys.resolve("client.cer");
+        keytool("-genkeypair", "-alias", "client", "-keyalg", "EC", "-groupname", "secp256r1", "-dname", "CN=client",
+                "-validity", "2", "-keystore", certifiedClientKeys.toString(), "-storetype", "JKS", "-storepass",
+                PASSWORD, "-keypass", PASSWORD);
+        keytool("-importcert", "-noprompt", "-alias", "server", "-file", cert.toString(), "-keystore",
+                certifiedClientKeys.toString(), "-storetype", "JKS", "-storepass", PASSWORD);
+        keytool("-exportcert", "-alias", "client", "-keystore", certifiedClientKeys.toString(), "-storepass", PASSWORD,
+                "-file", clientCert.toString());
+        keytool("-importcert", "-noprompt", "-alias", "client", "-file", clientCert.toString(), "-keystore",
+                serverKeys.toString(), "-storetype", "JKS", "-storepass", PASSWORD);
     }
 
     private static void keytool(String... args) throws Exception {
@@ -87,14 +100,19 @@ class TlsTest {
 
     /** A stock JacORB client that calls over TLS only, trusting the server's certificate. */
     private static ORB tlsClient() {
+        return tlsClient(clientKeys, "20");
+    }
+
+    /** @param supported the client's supported options (hex): 60 adds EstablishTrustInClient, its certificate */
+    private static ORB tlsClient(Path keystore, String supported) {
         return Orbs.stock(
                 "jacorb.security.support_ssl", "on",
                 "jacorb.ssl.socket_factory", "org.jacorb.security.ssl.sun_jsse.SSLSocketFactory",
                 "jacorb.ssl.server_socket_factory", "org.jacorb.security.ssl.sun_jsse.SSLServerSocketFactory",
-                "jacorb.security.keystore", clientKeys.toString(),
+                "jacorb.security.keystore", keystore.toString(),
                 "jacorb.security.keystore_password", PASSWORD,
                 "jacorb.security.jsse.trustees_from_ks", "on",
-                "jacorb.security.ssl.client.supported_options", "20",
+                "jacorb.security.ssl.client.supported_options", supported,
                 "jacorb.security.ssl.client.required_options", "20");
     }
 
@@ -184,6 +202,24 @@ class TlsTest {
         }
         assertThat(Orbs.transport(server).stats().stallCloses()).isEqualTo(1);
         assertThat(echo.echoString("others served")).isEqualTo("others served");
+    }
+
+    @Test
+    void shouldServeOnlyClientsWithATrustedCertificateWhereTheServerRequiresOne() {
+        server = tlsServer(true, "jacorb.security.ssl.server.required_options", "40",
+                "jacorb.security.jsse.trustees_from_ks", "on");
+        String ior = Orbs.serve(server, new EchoServant());
+        client = tlsClient(certifiedClientKeys, "60");
+        ORB anonymous = tlsClient(clientKeys, "20");
+        try {
+            assertThat(EchoHelper.narrow(client.string_to_object(ior)).echoString("certified")).isEqualTo("certified");
+            Echo refused = EchoHelper.narrow(anonymous.string_to_object(ior));
+            org.assertj.core.api.Assertions.assertThatThrownBy(() -> refused.echoString("anonymous"))
+                    .isInstanceOf(org.omg.CORBA.SystemException.class);
+        } finally {
+            Orbs.destroy(anonymous);
+        }
+        assertThat(Orbs.transport(server).stats().tlsHandshakes()).as("only the certified client's").isEqualTo(1);
     }
 
     private static int readOrReset(InputStream in) throws IOException {
