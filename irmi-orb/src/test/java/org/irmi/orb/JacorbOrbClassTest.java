@@ -22,18 +22,7 @@ import org.omg.CORBA.ORB;
  */
 class JacorbOrbClassTest {
 
-    private static final String CROSSTALK_SLA = """
-            service: assembly
-            isolationPoints:
-              crosstalk:
-                baseReadBudget: 8KiB
-                receiveBuffer: {min: 16KiB, max: 1MiB}
-                defaultWeight: 1
-                idleAfter: 500ms
-                weights:
-                  - client: 127.0.0.0/8
-                    weight: 3
-            """;
+    private static final String CROSSTALK_SLA = TestSlas.CROSSTALK;
 
     @TempDir
     Path dir;

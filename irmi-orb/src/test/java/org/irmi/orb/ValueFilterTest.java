@@ -122,16 +122,7 @@ class ValueFilterTest {
     void shouldAnswerMarshalWhenTheArgumentsEndBeforeTheValue() throws IOException {
         // found by fuzzing: measure(Serializable) with no argument bytes made JacORB's reader throw
         // ArrayIndexOutOfBoundsException, answered UNKNOWN with an ERROR and a stack trace per request
-        byte[] key = GiopClient.objectKey(stockClient.string_to_object(ior));
-        try (GiopClient c = new GiopClient(port)) {
-            c.send(GiopClient.request12(6, key, "measure", new byte[0], true));
-            byte[] reply = c.readMessage();
-            assertThat(GiopClient.replyStatus(reply)).as("SYSTEM_EXCEPTION").isEqualTo(2);
-            String id = GiopClient.exceptionId(reply);
-            assertThat(id).isEqualTo("IDL:omg.org/CORBA/MARSHAL:1.0");
-            int at = (exceptionIdEnd(reply, id) + 3) & ~3;
-            assertThat(GiopClient.readInt(reply, at)).isEqualTo(org.irmi.isolation.MinorCodes.VALUE_REFUSED);
-        }
+        assertMarshalRefused("measure", new byte[0]);
         assertThat(lookup(RemoteEcho.class).echoText("still fine")).isEqualTo("still fine");
     }
 
@@ -146,34 +137,20 @@ class ValueFilterTest {
         return arg;
     }
 
+    /** Sends {@code arg} as echoText's argument: refused by the value filter, and counted. */
     private void assertRefusedAsValue(GiopClient.Cdr arg) throws IOException {
         long refusedBefore = ValueFilters.refusedCount();
-        byte[] key = GiopClient.objectKey(stockClient.string_to_object(ior));
-        try (GiopClient c = new GiopClient(port)) {
-            c.send(GiopClient.request12(4, key, "echoText", arg.bytes(), true));
-            byte[] reply = c.readMessage();
-            assertThat(GiopClient.replyStatus(reply)).as("SYSTEM_EXCEPTION").isEqualTo(2);
-            String id = GiopClient.exceptionId(reply);
-            assertThat(id).isEqualTo("IDL:omg.org/CORBA/MARSHAL:1.0");
-            int at = (exceptionIdEnd(reply, id) + 3) & ~3;
-            assertThat(GiopClient.readInt(reply, at)).isEqualTo(org.irmi.isolation.MinorCodes.VALUE_REFUSED);
-        }
+        assertMarshalRefused("echoText", arg.bytes());
         assertThat(ValueFilters.refusedCount()).isGreaterThan(refusedBefore);
     }
 
-    @Test
-    void shouldRefuseAnArrayLengthOfTwoToThe28BeforeAllocating() throws IOException {
-        long refusedBefore = ValueFilters.refusedCount();
+    /** Sends a request with {@code args}: answered MARSHAL with I-RMI's VALUE_REFUSED minor code. */
+    private void assertMarshalRefused(String operation, byte[] args) throws IOException {
         byte[] key = GiopClient.objectKey(stockClient.string_to_object(ior));
-        // echoText's String argument, replaced by a String[] value that declares 2^28 elements in 4 bytes
-        GiopClient.Cdr arg = new GiopClient.Cdr(0);
-        arg.ulong(0x7fffff02); // value tag: one repository id follows
-        arg.string("RMI:[Ljava.lang.String;:071DA8BE7F971128:A0F0A4387A3BB342");
-        arg.ulong(1 << 28);
         try (GiopClient c = new GiopClient(port)) {
-            c.send(GiopClient.request12(1, key, "echoText", arg.bytes(), true));
+            c.send(GiopClient.request12(7, key, operation, args, true));
             byte[] reply = c.readMessage();
-            assertThat(GiopClient.type(reply)).isEqualTo(1);
+            assertThat(GiopClient.type(reply)).as("Reply").isEqualTo(1);
             assertThat(GiopClient.replyStatus(reply)).as("SYSTEM_EXCEPTION").isEqualTo(2);
             String id = GiopClient.exceptionId(reply);
             assertThat(id).isEqualTo("IDL:omg.org/CORBA/MARSHAL:1.0");
@@ -181,32 +158,28 @@ class ValueFilterTest {
             assertThat(GiopClient.readInt(reply, at)).as("minor code: refused by the I-RMI value filter")
                     .isEqualTo(org.irmi.isolation.MinorCodes.VALUE_REFUSED);
         }
-        assertThat(ValueFilters.refusedCount()).isGreaterThan(refusedBefore);
+    }
+
+    @Test
+    void shouldRefuseAnArrayLengthOfTwoToThe28BeforeAllocating() throws IOException {
+        // echoText's String argument, replaced by a String[] value that declares 2^28 elements in 4 bytes
+        GiopClient.Cdr arg = new GiopClient.Cdr(0);
+        arg.ulong(0x7fffff02); // value tag: one repository id follows
+        arg.string("RMI:[Ljava.lang.String;:071DA8BE7F971128:A0F0A4387A3BB342");
+        arg.ulong(1 << 28);
+        assertRefusedAsValue(arg);
     }
 
     @Test
     void shouldRefuseARepositoryIdCountOfTwoToThe28BeforeJacorbAllocatesIt() throws IOException {
-        long refusedBefore = ValueFilters.refusedCount();
-        byte[] key = GiopClient.objectKey(stockClient.string_to_object(ior));
         GiopClient.Cdr arg = new GiopClient.Cdr(0);
         arg.ulong(0x7fffff06); // value tag: a list of repository ids follows
         arg.ulong(1 << 28); // JacORB would allocate new String[2^28] here
-        try (GiopClient c = new GiopClient(port)) {
-            c.send(GiopClient.request12(2, key, "echoText", arg.bytes(), true));
-            byte[] reply = c.readMessage();
-            assertThat(GiopClient.replyStatus(reply)).as("SYSTEM_EXCEPTION").isEqualTo(2);
-            String id = GiopClient.exceptionId(reply);
-            assertThat(id).isEqualTo("IDL:omg.org/CORBA/MARSHAL:1.0");
-            int at = (exceptionIdEnd(reply, id) + 3) & ~3;
-            assertThat(GiopClient.readInt(reply, at)).isEqualTo(org.irmi.isolation.MinorCodes.VALUE_REFUSED);
-        }
-        assertThat(ValueFilters.refusedCount()).isGreaterThan(refusedBefore);
+        assertRefusedAsValue(arg);
     }
 
     @Test
     void shouldRefuseARepositoryIdCountOfTwoToThe28InAValueNestedInAnother() throws IOException {
-        long refusedBefore = ValueFilters.refusedCount();
-        byte[] key = GiopClient.objectKey(stockClient.string_to_object(ior));
         // a String[] of one element (allowed), whose element's header declares 2^28 repository ids:
         // read by JacORB for GlassFish's array reader, one level below the argument
         GiopClient.Cdr arg = new GiopClient.Cdr(0);
@@ -216,16 +189,7 @@ class ValueFilterTest {
         arg.ulong(0x7fffff06); // the element's value tag: a list of repository ids follows
         arg.ulong(1 << 28); // JacORB would allocate new String[2^28] here
         arg.ulong(0);
-        try (GiopClient c = new GiopClient(port)) {
-            c.send(GiopClient.request12(3, key, "echoText", arg.bytes(), true));
-            byte[] reply = c.readMessage();
-            assertThat(GiopClient.replyStatus(reply)).as("SYSTEM_EXCEPTION").isEqualTo(2);
-            String id = GiopClient.exceptionId(reply);
-            assertThat(id).isEqualTo("IDL:omg.org/CORBA/MARSHAL:1.0");
-            int at = (exceptionIdEnd(reply, id) + 3) & ~3;
-            assertThat(GiopClient.readInt(reply, at)).isEqualTo(org.irmi.isolation.MinorCodes.VALUE_REFUSED);
-        }
-        assertThat(ValueFilters.refusedCount()).isGreaterThan(refusedBefore);
+        assertRefusedAsValue(arg);
     }
 
     private static int exceptionIdEnd(byte[] reply, String id) {

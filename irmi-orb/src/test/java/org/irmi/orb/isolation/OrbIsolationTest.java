@@ -31,18 +31,7 @@ import org.omg.PortableServer.POAHelper;
 /** The SLA glue: an I-RMI ORB started with {@code irmi.sla} builds and feeds its isolation points. */
 class OrbIsolationTest {
 
-    private static final String CROSSTALK_SLA = """
-            service: assembly
-            isolationPoints:
-              crosstalk:
-                baseReadBudget: 8KiB
-                receiveBuffer: {min: 16KiB, max: 1MiB}
-                defaultWeight: 1
-                idleAfter: 500ms
-                weights:
-                  - client: 127.0.0.0/8
-                    weight: 3
-            """;
+    private static final String CROSSTALK_SLA = org.irmi.orb.TestSlas.CROSSTALK;
 
     @TempDir
     Path dir;

@@ -23,6 +23,16 @@ final class Rmi {
         return orb.object_to_string(root.servant_to_reference((Servant) tie));
     }
 
+    /** Shuts down and destroys the ORBs that were started (test teardown). */
+    static void destroy(ORB... orbs) {
+        for (ORB o : orbs) {
+            if (o != null) {
+                o.shutdown(true);
+                o.destroy();
+            }
+        }
+    }
+
     static RemoteEcho lookup(ORB orb, String ior) {
         return (RemoteEcho) PortableRemoteObject.narrow(orb.string_to_object(ior), RemoteEcho.class);
     }

@@ -22,12 +22,7 @@ class RmiClientHookTest {
 
     @AfterEach
     void tearDown() {
-        for (ORB o : new ORB[] {client, server}) {
-            if (o != null) {
-                o.shutdown(true);
-                o.destroy();
-            }
-        }
+        Rmi.destroy(client, server);
     }
 
     @Test

@@ -16,12 +16,7 @@ class RmiIiopEchoTest {
 
     @AfterEach
     void tearDown() {
-        for (ORB o : new ORB[] {client, server}) {
-            if (o != null) {
-                o.shutdown(true);
-                o.destroy();
-            }
-        }
+        Rmi.destroy(client, server);
     }
 
     static ORB orb(String orbClass) {

@@ -21,12 +21,7 @@ class RmiReferencesTest {
 
     @AfterEach
     void tearDown() {
-        for (ORB o : new ORB[] {client, server}) {
-            if (o != null) {
-                o.shutdown(true);
-                o.destroy();
-            }
-        }
+        Rmi.destroy(client, server);
     }
 
     @Test
