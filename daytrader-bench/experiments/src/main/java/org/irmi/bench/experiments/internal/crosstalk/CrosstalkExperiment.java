@@ -32,7 +32,8 @@ public final class CrosstalkExperiment implements Experiment {
 
     static final int[] SIZES = {64 << 10, 128 << 10, 256 << 10, 512 << 10, 1 << 20, 2 << 20, 4 << 20, 8 << 20};
     static final int SMALL_BYTES = 2048;
-    static final int MANY_STREAMS = Integer.getInteger("irmi.crosstalk.streams", 4);
+    /** N, the most secondary streams a run adds ({@code -Dirmi.crosstalk.streams}). */
+    public static final int MANY_STREAMS = Integer.getInteger("irmi.crosstalk.streams", 8);
     static final int[] WEIGHTS = {1, 2, 4, 8};
     static final int GOAL_WEIGHT = 8;
     static final int GOAL_MIN_BYTES = 1 << 20;

@@ -19,8 +19,9 @@ import org.irmi.bench.experiments.internal.OrbKind;
  * every variant of every load in turn), so a drift of the shared machine falls on all alike.
  *
  * <p>The backend runs in the conditions of the paper's 2004 server, for every variant alike (see
- * {@link #BACKEND_JVM}): a core of its own, a 64 MB heap and a stop-the-world collector that
- * collects the poison's arrays only in whole-heap collections.
+ * {@link #BACKEND_JVM}): a core of its own, WebSphere 5.1's default maximum heap over DayTrader's
+ * default population, and a stop-the-world collector that collects the poison's arrays only in
+ * whole-heap collections.
  */
 public final class PoisonExperiment implements Experiment {
 
@@ -28,8 +29,10 @@ public final class PoisonExperiment implements Experiment {
     static final long POISON_MILLIS = 4000;
 
     /**
-     * The backend JVM of every variant. {@code -Xmx64m}: J2SE 1.4.2's default maximum heap.
-     * {@code -XX:+UseSerialGC -XX:PretenureSizeThreshold=8k}: the 2004 JVMs (IBM's 1.4.2 under
+     * The backend JVM of every variant. {@code -Xmx256m}: the default maximum heap of WebSphere
+     * 5.1's application servers, where the paper's Trade3 ran. (J2SE 1.4.2's own default, 64 MB,
+     * cannot hold DayTrader's default population, {@link PoisonTrial#USERS}: it runs out of memory
+     * while populating.) {@code -XX:+UseSerialGC -XX:PretenureSizeThreshold=8k}: the 2004 JVMs (IBM's 1.4.2 under
      * WebSphere 5.1) had a flat heap, where every collection was a stop-the-world mark-sweep of the
      * whole heap; HotSpot 17's nearest is the serial collector with arrays of 8 KB and more allocated
      * in the old generation, so the poison's 10 KB arrays fill the space that only a whole-heap
@@ -37,7 +40,7 @@ public final class PoisonExperiment implements Experiment {
      * nursery the poison's garbage costs 0.3 ms young collections and plain JacORB loses nothing
      * measurable (docs/experiments.md).
      */
-    static final List<String> BACKEND_JVM = List.of("-Xmx64m", "-XX:+UseSerialGC", "-XX:PretenureSizeThreshold=8k");
+    static final List<String> BACKEND_JVM = List.of("-Xmx256m", "-XX:+UseSerialGC", "-XX:PretenureSizeThreshold=8k");
 
     /**
      * One load mix: httperf sessions replaying DayTrader pages with a think time between them, and
