@@ -78,6 +78,9 @@ class CrosstalkReportTest {
         }
         assertThat(full).extracting(Case::label).doesNotHaveDuplicates();
         assertThat(CrosstalkExperiment.plan(RunLength.TINY, true, false)).extracting(Case::streams).containsExactly(0, 1, most);
+        assertThat(CrosstalkExperiment.plan(RunLength.QUICK, true, false)).as("quick: doubling from 1 to N, then N")
+                .extracting(Case::streams).startsWith(0, 1, 2).endsWith(most).doesNotHaveDuplicates()
+                .hasSizeLessThan(full.stream().filter(c -> c.orb() == OrbKind.PLAIN).toList().size());
     }
 
     private static Map<Integer, long[]> sizes(Map<Integer, Long> medians) {
