@@ -204,7 +204,13 @@ final class WebTier extends Handler.Abstract {
         headers.put("Content-Security-Policy", "default-src 'none'; style-src 'unsafe-inline'; form-action 'self';"
                 + " frame-ancestors 'none'; base-uri 'none'");
         headers.put("Referrer-Policy", "same-origin");
-        response.setStatus(reply.status());
+        int status = reply.status();
+        if (request.getLength() != 0 && (status == 401 || status == 404 || status == 405 || status == 413)) {
+            // Refused before its body was read (or read to the end): a client must not send its next request on
+            // this connection behind the unread bytes, and Jetty closes it rather than read them.
+            headers.put(HttpHeader.CONNECTION, "close");
+        }
+        response.setStatus(status);
         response.write(true, ByteBuffer.wrap(reply.body().getBytes(StandardCharsets.UTF_8)), callback);
         return true;
     }
