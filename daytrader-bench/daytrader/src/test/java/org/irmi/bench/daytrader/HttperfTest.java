@@ -118,6 +118,15 @@ class HttperfTest {
     }
 
     @Test
+    void shouldPrintACommandThatReadsTheTokenFromItsFileWhenDayTraderStarts() {
+        String line = DayTraderMain.unmaskedFromFile(Httperf.paperLoad("127.0.0.1", 8080, 11, TOKEN),
+                "\"$(cat /run/operator.token)\"");
+
+        assertThat(line).doesNotContain(TOKEN).startsWith("httperf --server=127.0.0.1 ")
+                .contains("'--add-header=Authorization: Bearer '\"$(cat /run/operator.token)\"'\\n'");
+    }
+
+    @Test
     void shouldRefuseAnOperatorTokenThatIsNotOne() {
         assertThatThrownBy(() -> Httperf.Workload.builder("h", 1).operatorToken("secret\\nX-Evil: 1"))
                 .hasMessageContaining("64 hex digits");

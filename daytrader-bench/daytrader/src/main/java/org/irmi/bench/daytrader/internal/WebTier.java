@@ -145,16 +145,13 @@ final class WebTier extends Handler.Abstract {
         final Request request;
         final Response response;
         final Function<String, String> params;
-        final boolean isOperator;
         WebSessions.Session session;
 
-        Exchange(Request request, Response response, Function<String, String> params, WebSessions.Session session,
-                 boolean isOperator) {
+        Exchange(Request request, Response response, Function<String, String> params, WebSessions.Session session) {
             this.request = request;
             this.response = response;
             this.params = params;
             this.session = session;
-            this.isOperator = isOperator;
         }
 
         String user() {
@@ -205,7 +202,8 @@ final class WebTier extends Handler.Abstract {
                 + " frame-ancestors 'none'; base-uri 'none'");
         headers.put("Referrer-Policy", "same-origin");
         int status = reply.status();
-        if (request.getLength() != 0 && (status == 401 || status == 404 || status == 405 || status == 413)) {
+        boolean hasBody = request.getLength() > 0 || request.getHeaders().contains(HttpHeader.TRANSFER_ENCODING);
+        if (hasBody && (status == 401 || status == 404 || status == 405 || status == 413)) {
             // Refused before its body was read (or read to the end): a client must not send its next request on
             // this connection behind the unread bytes, and Jetty closes it rather than read them.
             headers.put(HttpHeader.CONNECTION, "close");
@@ -252,7 +250,7 @@ final class WebTier extends Handler.Abstract {
                 return Page.error(403, refusal);
             }
         }
-        Exchange ex = new Exchange(request, response, params, session, isOperator);
+        Exchange ex = new Exchange(request, response, params, session);
         long start = nanoClock.getAsLong();
         boolean failed = false;
         Page reply;
