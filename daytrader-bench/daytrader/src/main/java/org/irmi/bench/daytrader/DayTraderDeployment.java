@@ -157,10 +157,21 @@ public final class DayTraderDeployment implements AutoCloseable {
         return get("timeseries.csv?tier=" + tier + "&since=" + sinceEpochSecond).body();
     }
 
+    /**
+     * Stops both tiers, and deletes the operator's token file when this deployment made it (a token
+     * file it was given stays): a credential is not left behind in a results directory.
+     */
     @Override
     public void close() {
         stop(web);
         stop(backend);
+        if (operator.created()) {
+            try {
+                Files.deleteIfExists(operator.file());
+            } catch (IOException e) {
+                System.err.println("daytrader: could not delete the operator token file " + operator.file() + ": " + e);
+            }
+        }
     }
 
     private static void stop(Process p) {

@@ -29,6 +29,7 @@ abstract class AbstractEndToEndTest {
     }
 
     void start(OrbChoice orb) throws Exception {
+        java.nio.file.Files.deleteIfExists(java.nio.file.Path.of("target", "e2e-" + orb.flag(), "operator.token")); // left by a killed run
         dt = DayTraderDeployment.builder().orb(orb).users(300).quotes(200).backendThreads(8).httpThreads(32)
                 .workDir(java.nio.file.Path.of("target", "e2e-" + orb.flag())).startTimeout(Duration.ofSeconds(90)).start();
     }
@@ -36,7 +37,10 @@ abstract class AbstractEndToEndTest {
     @AfterAll
     void stop() {
         if (dt != null) {
+            java.nio.file.Path token = dt.operatorTokenFile();
+            assertThat(token).exists();
             dt.close();
+            assertThat(token).as("the token file the deployment made is gone with it").doesNotExist();
         }
     }
 

@@ -34,17 +34,19 @@ public final class OperatorCredential {
 
     private final byte[] token;
     private final Path file;
+    private final boolean created;
 
-    private OperatorCredential(byte[] token, Path file) {
+    private OperatorCredential(byte[] token, Path file, boolean created) {
         this.token = token;
         this.file = file;
+        this.created = created;
     }
 
     /** A new random credential, not written anywhere (tests, and {@link #loadOrCreate}). */
     public static OperatorCredential random(SecureRandom random) {
         byte[] t = new byte[TOKEN_BYTES];
         random.nextBytes(t);
-        return new OperatorCredential(t, null);
+        return new OperatorCredential(t, null, false);
     }
 
     /**
@@ -61,7 +63,7 @@ public final class OperatorCredential {
                 Files.createFile(file, PosixFilePermissions.asFileAttribute(OWNER_ONLY));
                 Files.setPosixFilePermissions(file, OWNER_ONLY); // createFile's mode is narrowed by the umask, never widened
                 Files.writeString(file, fresh.hex() + "\n", StandardOpenOption.TRUNCATE_EXISTING);
-                return new OperatorCredential(fresh.token, file);
+                return new OperatorCredential(fresh.token, file, true);
             } catch (FileAlreadyExistsException e) {
                 // another process created it first: read its token below
             } catch (UnsupportedOperationException e) {
@@ -91,12 +93,17 @@ public final class OperatorCredential {
             throw new IOException("operator token file " + file + " does not hold a token of " + (2 * TOKEN_BYTES)
                     + " hex digits; delete it to have a new one made");
         }
-        return new OperatorCredential(HexFormat.of().parseHex(text), file);
+        return new OperatorCredential(HexFormat.of().parseHex(text), file, false);
     }
 
     /** The file the token was read from or written to; null for {@link #random}. */
     public Path file() {
         return file;
+    }
+
+    /** True when {@link #loadOrCreate} wrote the file (so its maker may delete it when done), false when it read it. */
+    public boolean created() {
+        return created;
     }
 
     /** The token as 64 lower-case hex digits: what a client sends after {@code Bearer }. */

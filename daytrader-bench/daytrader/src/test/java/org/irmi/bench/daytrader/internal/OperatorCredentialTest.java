@@ -26,6 +26,7 @@ class OperatorCredentialTest {
         assertThat(PosixFilePermissions.toString(Files.getPosixFilePermissions(file))).isEqualTo("rw-------");
         assertThat(Files.readString(file).trim()).isEqualTo(c.hex());
         assertThat(c.file()).isEqualTo(file);
+        assertThat(c.created()).isTrue();
     }
 
     @Test
@@ -33,7 +34,10 @@ class OperatorCredentialTest {
         Path file = dir.resolve("operator.token");
         String first = OperatorCredential.loadOrCreate(file).hex();
 
-        assertThat(OperatorCredential.loadOrCreate(file).hex()).isEqualTo(first);
+        OperatorCredential again = OperatorCredential.loadOrCreate(file);
+
+        assertThat(again.hex()).isEqualTo(first);
+        assertThat(again.created()).isFalse();
     }
 
     @Test
