@@ -98,13 +98,14 @@ final class Html {
         sb.append("<h3>Profile</h3>");
         postForm("update", null).append("<table>");
         String[][] fields = {{"fullname", "Full name", p.getFullName()}, {"address", "Address", p.getAddress()},
-                {"email", "E-mail", p.getEmail()}, {"creditcard", "Credit card", p.getCreditCard()},
-                {"passwd", "Password", p.getPassword()}};
+                {"email", "E-mail", p.getEmail()}, {"creditcard", "Credit card", p.getCreditCard()}};
         for (String[] f : fields) {
             sb.append("<tr><td>").append(f[1]).append("</td><td><input name=\"").append(f[0]).append("\" value=\"")
                     .append(esc(f[2])).append("\"></td></tr>");
         }
-        sb.append("</table><button>Update profile</button></form>");
+        // The password is never sent back to the browser: an empty field keeps it (update's rule for a blank field).
+        sb.append("<tr><td>New password</td><td><input name=\"passwd\" type=\"password\" value=\"\""
+                + " autocomplete=\"new-password\"> (empty: unchanged)</td></tr></table><button>Update profile</button></form>");
         return this;
     }
 

@@ -280,6 +280,8 @@ class WebTierSecurityTest {
         assertThat(quotes).contains("<form action=\"/daytrader/buy\" method=\"post\"");
         assertThat(portfolio).contains("<form action=\"/daytrader/sell\" method=\"post\"");
         assertThat(account).contains("<form action=\"/daytrader/update\" method=\"post\"");
+        assertThat(account).as("the password is never sent back").contains("name=\"passwd\" type=\"password\" value=\"\"")
+                .doesNotContain("value=\"xxx\"");
     }
 
     // ------------------------------------------------------------------ CSRF
