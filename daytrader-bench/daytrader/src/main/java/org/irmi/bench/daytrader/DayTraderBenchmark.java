@@ -75,10 +75,11 @@ public final class DayTraderBenchmark {
                 DayTraderDeployment dt = running.get(orb);
                 // Warm-up: JIT, connection pools, caches. Discarded.
                 HttperfResult warm = Httperf.run(Httperf.saturation("127.0.0.1", dt.webPort(), sessions,
-                        Math.max(20, warmup * 10)), Duration.ofMinutes(5));
+                        Math.max(20, warmup * 10), dt.operatorToken()), Duration.ofMinutes(5));
                 // A second, warm run of about `warmup` seconds measures the rate that sizes the saturating runs.
                 warm = Httperf.run(Httperf.saturation("127.0.0.1", dt.webPort(), sessions,
-                        Math.max(20, (int) (warm.replyThroughputPerSecond() * warmup / sessions))), Duration.ofMinutes(5));
+                        Math.max(20, (int) (warm.replyThroughputPerSecond() * warmup / sessions)), dt.operatorToken()),
+                        Duration.ofMinutes(5));
                 saturationCalls.put(orb, Math.max(50, (int) (warm.replyThroughputPerSecond() * seconds / sessions)));
                 System.err.printf("benchmark: %s warm, %.0f replies/s at saturation%n", orb.flag(), warm.replyThroughputPerSecond());
             }
@@ -91,8 +92,10 @@ public final class DayTraderBenchmark {
                 for (int round = 1; round <= rounds; round++) {
                     for (OrbChoice orb : orbs) {
                         DayTraderDeployment dt = running.get(orb);
-                        Httperf.Workload w = load.equals("paper") ? Httperf.paperLoad("127.0.0.1", dt.webPort(), seconds)
-                                : Httperf.saturation("127.0.0.1", dt.webPort(), sessions, saturationCalls.get(orb));
+                        Httperf.Workload w = load.equals("paper") ? Httperf.paperLoad("127.0.0.1", dt.webPort(), seconds,
+                                dt.operatorToken())
+                                : Httperf.saturation("127.0.0.1", dt.webPort(), sessions, saturationCalls.get(orb),
+                                        dt.operatorToken());
                         Sample sample = measure(dt, w, seconds);
                         results.computeIfAbsent(load + "/" + orb.flag(), k -> new ArrayList<>()).add(sample);
                         System.err.printf("benchmark: %s %d/%d %s: %s%n", load, round, rounds, orb.flag(), sample);
@@ -112,10 +115,10 @@ public final class DayTraderBenchmark {
 
     private static Sample measure(DayTraderDeployment dt, Httperf.Workload load, int seconds)
             throws IOException, InterruptedException {
-        dt.get("summary?tier=web&reset=true");
+        dt.post("summary", "tier=web");
         HttperfResult r = Httperf.run(load, Duration.ofSeconds(seconds * 6L + 120));
         LatencySummary scenario = null;
-        for (String line : dt.get("summary?tier=web&reset=true").body().split("\n")) {
+        for (String line : dt.post("summary", "tier=web").body().split("\n")) {
             if (line.startsWith("scenario ")) {
                 scenario = LatencySummary.parse(line);
             }

@@ -14,6 +14,7 @@ import java.util.List;
 import java.util.Properties;
 import java.util.concurrent.TimeUnit;
 import org.irmi.bench.daytrader.internal.BackendMain;
+import org.irmi.bench.daytrader.internal.OperatorCredential;
 import org.irmi.bench.daytrader.internal.WebTierMain;
 
 /**
@@ -28,6 +29,12 @@ import org.irmi.bench.daytrader.internal.WebTierMain;
  * }
  * </pre>
  *
+ * <p>The deployment is the web tier's operator: it makes the operator's token
+ * ({@link #operatorTokenFile()}, mode 0600, in the work directory unless
+ * {@link Builder#operatorTokenFile} names another) and sends it as {@code Authorization: Bearer}
+ * with every request of {@link #get} and {@link #post}, which the operator's pages (poison,
+ * scenario, audit, the summary reset) need.
+ *
  * <p>Children read their standard input to end of file and exit when it closes, so they die with
  * this JVM even when it is killed. {@link #close()} stops them (web tier first), forcibly after 10 s.
  */
@@ -38,9 +45,12 @@ public final class DayTraderDeployment implements AutoCloseable {
     private final String backendIor;
     private final Path workDir;
     private final OrbChoice orb;
+    private final OperatorCredential operator;
     private final HttpClient http = HttpClient.newBuilder().connectTimeout(Duration.ofSeconds(5)).build();
 
-    private DayTraderDeployment(Process backend, Process web, int webPort, String backendIor, Path workDir, OrbChoice orb) {
+    private DayTraderDeployment(Process backend, Process web, int webPort, String backendIor, Path workDir, OrbChoice orb,
+                                OperatorCredential operator) {
+        this.operator = operator;
         this.backend = backend;
         this.web = web;
         this.webPort = webPort;
@@ -90,10 +100,36 @@ public final class DayTraderDeployment implements AutoCloseable {
         return backend.isAlive() && web.isAlive();
     }
 
-    /** GETs {@code path} (relative to {@link #baseUrl()}) and returns status and body. */
+    /**
+     * The operator's token (64 hex digits) that the web tier admits as {@code Authorization: Bearer};
+     * give it to httperf with {@link Httperf.Workload.Builder#operatorToken}. Never print it: print
+     * {@link #operatorTokenFile()}.
+     */
+    public String operatorToken() {
+        return operator.hex();
+    }
+
+    /** The file holding the operator's token (mode 0600). */
+    public Path operatorTokenFile() {
+        return operator.file();
+    }
+
+    /** GETs {@code path} (relative to {@link #baseUrl()}) as the operator and returns status and body. */
     public HttpResponse<String> get(String path) throws IOException, InterruptedException {
-        return http.send(HttpRequest.newBuilder(URI.create(baseUrl() + path)).timeout(Duration.ofSeconds(120)).build(),
-                HttpResponse.BodyHandlers.ofString());
+        return http.send(HttpRequest.newBuilder(URI.create(baseUrl() + path)).timeout(Duration.ofSeconds(120))
+                .header("Authorization", "Bearer " + operator.hex()).build(), HttpResponse.BodyHandlers.ofString());
+    }
+
+    /**
+     * POSTs the form {@code form} ({@code name=value&...}, already URL-encoded) to {@code path} as the
+     * operator (a Bearer request needs no CSRF token) and returns status and body; e.g.
+     * {@code post("poison", "millis=4000")}.
+     */
+    public HttpResponse<String> post(String path, String form) throws IOException, InterruptedException {
+        return http.send(HttpRequest.newBuilder(URI.create(baseUrl() + path)).timeout(Duration.ofSeconds(120))
+                .header("Authorization", "Bearer " + operator.hex())
+                .header("Content-Type", "application/x-www-form-urlencoded; charset=utf-8")
+                .POST(HttpRequest.BodyPublishers.ofString(form)).build(), HttpResponse.BodyHandlers.ofString());
     }
 
     /** Runs the {@link ConsistencyAudit} in the backend (through the web tier's {@code audit} page). */
@@ -121,10 +157,21 @@ public final class DayTraderDeployment implements AutoCloseable {
         return get("timeseries.csv?tier=" + tier + "&since=" + sinceEpochSecond).body();
     }
 
+    /**
+     * Stops both tiers, and deletes the operator's token file when this deployment made it (a token
+     * file it was given stays): a credential is not left behind in a results directory.
+     */
     @Override
     public void close() {
         stop(web);
         stop(backend);
+        if (operator.created()) {
+            try {
+                Files.deleteIfExists(operator.file());
+            } catch (IOException e) {
+                System.err.println("daytrader: could not delete the operator token file " + operator.file() + ": " + e);
+            }
+        }
     }
 
     private static void stop(Process p) {
@@ -163,6 +210,7 @@ public final class DayTraderDeployment implements AutoCloseable {
         private String backendCpus;
         private CpuQuota backendQuota;
         private String webCpus;
+        private Path operatorTokenFile;
 
         /** The ORB of both tiers (default I-RMI). */
         public Builder orb(OrbChoice orb) {
@@ -275,6 +323,15 @@ public final class DayTraderDeployment implements AutoCloseable {
             return this;
         }
 
+        /**
+         * The operator's token file (default: {@code operator.token} in the work directory); read when
+         * it exists (mode 0600 required), else made.
+         */
+        public Builder operatorTokenFile(Path file) {
+            this.operatorTokenFile = file;
+            return this;
+        }
+
         public Builder startTimeout(Duration timeout) {
             this.startTimeout = timeout;
             return this;
@@ -305,10 +362,19 @@ public final class DayTraderDeployment implements AutoCloseable {
                 stop(backend);
                 throw e;
             }
+            OperatorCredential operator;
+            try {
+                operator = OperatorCredential.loadOrCreate(operatorTokenFile != null ? operatorTokenFile
+                        : dir.resolve("operator.token"));
+            } catch (IOException e) {
+                stop(backend);
+                throw e;
+            }
             OrbChoice clientOrb = webOrb == null ? orb : webOrb;
             Process web = launch(webCpus, null, webJvmArgs, WebTierMain.class.getName(), List.of("--orb", clientOrb.flag(), "--backend-ready",
                     backendReady.toString(), "--port", Integer.toString(webPort), "--http-threads", Integer.toString(httpThreads),
-                    "--ready-file", webReady.toString(), "--watch-stdin"), dir.resolve("web.log"));
+                    "--ready-file", webReady.toString(), "--operator-token-file", operator.file().toString(), "--watch-stdin"),
+                    dir.resolve("web.log"));
             Properties webProps;
             try {
                 webProps = awaitReady(web, webReady, dir.resolve("web.log"), "web tier");
@@ -318,7 +384,7 @@ public final class DayTraderDeployment implements AutoCloseable {
                 throw e;
             }
             return new DayTraderDeployment(backend, web, Integer.parseInt(webProps.getProperty("port")),
-                    backendProps.getProperty("ior"), dir, orb);
+                    backendProps.getProperty("ior"), dir, orb, operator);
         }
 
         private Process launch(String cpus, CpuQuota quota, List<String> jvmArgs, String mainClass, List<String> args,

@@ -55,20 +55,45 @@ public final class DayTraderMain {
         int p = dt.webPort();
         System.out.println();
         System.out.println("DayTrader is running (" + orb.flag() + " ORB). Logs: " + dt.workDir());
+        String token = "\"$(cat " + dt.operatorTokenFile() + ")\"";
+        String bearer = "-H \"Authorization: Bearer " + "$(cat " + dt.operatorTokenFile() + ")\"";
         System.out.println("  browser:   http://127.0.0.1:" + p + "/daytrader/home   (log in as uid:0 .. with password xxx)");
-        System.out.println("  scenario:  http://127.0.0.1:" + p + "/daytrader/scenario   (one request of the standard mix)");
-        System.out.println("  poison:    http://127.0.0.1:" + p + "/daytrader/poison?millis=4000");
-        System.out.println("  audit:     http://127.0.0.1:" + p + "/daytrader/audit");
+        System.out.println("  operator token: " + dt.operatorTokenFile() + "   (mode 0600; send it as Authorization: Bearer TOKEN"
+                + " for scenario, poison, audit and the summary reset)");
+        System.out.println("  scenario:  curl -X POST " + bearer + " http://127.0.0.1:" + p + "/daytrader/scenario"
+                + "   (one request of the standard mix)");
+        System.out.println("  poison:    curl " + bearer + " -d millis=4000 http://127.0.0.1:" + p + "/daytrader/poison");
+        System.out.println("  audit:     curl " + bearer + " http://127.0.0.1:" + p + "/daytrader/audit");
         System.out.println("  series:    http://127.0.0.1:" + p + "/daytrader/timeseries.csv?tier=backend&since=0");
         System.out.println("  httperf (the paper's load, 4 sessions, 0.1 s think time, about 60 s):");
-        System.out.println("    httperf " + String.join(" ", Httperf.paperLoad("127.0.0.1", p, 60).arguments()));
+        System.out.println("    " + unmaskedFromFile(Httperf.paperLoad("127.0.0.1", p, 60, dt.operatorToken()), token));
         System.out.println("  httperf (saturating mix, 32 sessions, no think time):");
-        System.out.println("    httperf " + String.join(" ", Httperf.saturation("127.0.0.1", p, 32, 500).arguments()));
+        System.out.println("    " + unmaskedFromFile(Httperf.saturation("127.0.0.1", p, 32, 500, dt.operatorToken()), token));
         System.out.println("Press Ctrl-C to stop.");
         while (dt.isAlive()) {
             Thread.sleep(1000); // the tiers run in their own JVMs; this JVM only waits for Ctrl-C or a tier's death
         }
         System.err.println("daytrader: a tier stopped unexpectedly; see " + dt.workDir() + "/backend.log and web.log");
         System.exit(1);
+    }
+
+    /**
+     * The workload's command line for a shell, the token never printed: the masked token becomes a
+     * command substitution that reads the token file, so the line still runs as printed.
+     */
+    static String unmaskedFromFile(Httperf.Workload w, String tokenFromFile) {
+        StringBuilder sb = new StringBuilder("httperf");
+        for (String arg : w.arguments()) {
+            String shown = w.mask(arg);
+            sb.append(' ');
+            if (shown.contains(Httperf.Workload.MASKED_TOKEN)) {
+                int at = shown.indexOf(Httperf.Workload.MASKED_TOKEN);
+                sb.append('\'').append(shown, 0, at).append('\'').append(tokenFromFile).append('\'')
+                        .append(shown.substring(at + Httperf.Workload.MASKED_TOKEN.length())).append('\'');
+            } else {
+                sb.append(shown.contains(" ") ? "'" + shown + "'" : shown);
+            }
+        }
+        return sb.toString();
     }
 }

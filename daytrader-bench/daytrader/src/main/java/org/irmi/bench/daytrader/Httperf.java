@@ -43,33 +43,40 @@ public final class Httperf {
     }
 
     /**
-     * The paper's load: 4 concurrent sessions on {@code /daytrader/scenario}, 0.1 s think time
-     * between requests, each session lasting about {@code seconds} (about 9 requests per second
-     * per session while responses stay near 10 ms).
+     * The paper's load: 4 concurrent sessions POSTing {@code /daytrader/scenario} (the operator's
+     * page: it signs sessions in as users of the deck), 0.1 s think time between requests, each
+     * session lasting about {@code seconds} (about 9 requests per second per session while
+     * responses stay near 10 ms).
+     *
+     * @param operatorToken the web tier's operator token ({@code DayTraderDeployment.operatorToken()})
      */
-    public static Workload paperLoad(String server, int port, int seconds) {
+    public static Workload paperLoad(String server, int port, int seconds, String operatorToken) {
         int calls = Math.max(1, (int) Math.round(seconds / 0.11));
-        return Workload.builder(server, port).uri("/daytrader/scenario").wsess(4, calls, 0.1).rate(100).build();
+        return Workload.builder(server, port).uri("/daytrader/scenario").method("POST").wsess(4, calls, 0.1).rate(100)
+                .operatorToken(operatorToken).build();
     }
 
     /**
      * Scripted sessions ({@link SessionLog}): {@code sessions} concurrent sessions replaying
      * {@code file}, {@code thinkSeconds} between pages. Forms are posted url-encoded, so every
-     * request carries that content type (a GET ignores it). Returns the builder, so a caller can
-     * still pin it ({@link Workload.Builder#cpus}) or add options before {@code build()}.
+     * request carries that content type (a GET ignores it), and an {@code Origin} naming the server
+     * with a {@code Host} that names its port too ({@code --server-name}), as a browser's would: the
+     * web tier refuses a login without them. Returns the builder, so a caller can still pin it
+     * ({@link Workload.Builder#cpus}) or add options before {@code build()}.
      */
     public static Workload.Builder sessionLog(String server, int port, int sessions, double thinkSeconds, Path file) {
-        return Workload.builder(server, port).wsesslog(sessions, thinkSeconds, file).rate(100)
-                .extra("--add-header=Content-Type: application/x-www-form-urlencoded\\n");
+        return Workload.builder(server, port).wsesslog(sessions, thinkSeconds, file).rate(100).serverName(server + ":" + port)
+                .header("Origin", "http://" + server + ":" + port)
+                .header("Content-Type", "application/x-www-form-urlencoded");
     }
 
     /**
      * The heavier mix that saturates the backend: {@code sessions} concurrent sessions of
-     * {@code callsPerSession} scenario requests each, no think time.
+     * {@code callsPerSession} scenario requests (POSTs, the operator's) each, no think time.
      */
-    public static Workload saturation(String server, int port, int sessions, int callsPerSession) {
-        return Workload.builder(server, port).uri("/daytrader/scenario").wsess(sessions, callsPerSession, 0)
-                .rate(Math.max(100, sessions * 10)).build();
+    public static Workload saturation(String server, int port, int sessions, int callsPerSession, String operatorToken) {
+        return Workload.builder(server, port).uri("/daytrader/scenario").method("POST").wsess(sessions, callsPerSession, 0)
+                .rate(Math.max(100, sessions * 10)).operatorToken(operatorToken).build();
     }
 
     /**
@@ -96,14 +103,15 @@ public final class Httperf {
         if (!p.waitFor(limit.toMillis(), TimeUnit.MILLISECONDS)) {
             p.destroyForcibly();
             reader.join(5_000);
-            throw new IOException("httperf did not finish within " + limit.toSeconds() + " s: " + String.join(" ", cmd));
+            throw new IOException("httperf did not finish within " + limit.toSeconds() + " s: " + workload.mask(String.join(" ", cmd)));
         }
         reader.join(5_000);
         String text = out[0] == null ? "" : new String(out[0], StandardCharsets.UTF_8);
         if (p.exitValue() != 0 && !text.contains("Total: connections")) {
-            throw new IOException("httperf exited with " + p.exitValue() + ": " + String.join(" ", cmd) + "\n" + text);
+            throw new IOException("httperf exited with " + p.exitValue() + ": " + workload.mask(String.join(" ", cmd)) + "\n"
+                    + workload.mask(text));
         }
-        return parse(String.join(" ", cmd), text);
+        return parse(workload.mask(String.join(" ", cmd)), workload.mask(text));
     }
 
     /** The httperf binary's path; installs it through scripts/prereqs.sh if it can. */
@@ -220,12 +228,29 @@ public final class Httperf {
      * command line after the binary.
      */
     public static final class Workload {
+        /** What stands for the operator's token in every printed command line. */
+        public static final String MASKED_TOKEN = "***";
         private final List<String> arguments;
         private final String cpus;
+        private final String secret;
 
-        private Workload(List<String> arguments, String cpus) {
+        private Workload(List<String> arguments, String cpus, String secret) {
             this.arguments = List.copyOf(arguments);
             this.cpus = cpus;
+            this.secret = secret;
+        }
+
+        /** {@code text} with the operator's token, if this workload carries one, replaced by {@link #MASKED_TOKEN}. */
+        String mask(String text) {
+            return secret == null ? text : text.replace(secret, MASKED_TOKEN);
+        }
+
+        /**
+         * The command line to print: {@link #arguments()} with the operator's token masked. Only
+         * {@link #arguments()} holds it, for running httperf.
+         */
+        public String commandLine() {
+            return mask("httperf " + String.join(" ", arguments));
         }
 
         /** @return {@code taskset -c CPUS} when the workload is pinned ({@link Builder#cpus}), else nothing */
@@ -241,9 +266,10 @@ public final class Httperf {
             return new Builder(server, port);
         }
 
+        /** The command line with the token masked ({@link #commandLine()}). */
         @Override
         public String toString() {
-            return "httperf " + String.join(" ", arguments);
+            return commandLine();
         }
 
         /** Workload options, validated as they are set. */
@@ -264,7 +290,11 @@ public final class Httperf {
             private int numCalls = -1;
             private int maxConnections = -1;
             private final List<String> extra = new ArrayList<>();
+            private final List<String> headers = new ArrayList<>();
             private String cpus;
+            private String method;
+            private String serverName;
+            private String operatorToken;
 
             private Builder(String server, int port) {
                 if (port < 1 || port > 65535) {
@@ -279,6 +309,47 @@ public final class Httperf {
                     throw new IllegalArgumentException("uri must start with /, was '" + uri + "'");
                 }
                 this.uri = uri;
+                return this;
+            }
+
+            /** {@code --method=M}: the method of requests that the session log does not give one (default GET). */
+            public Builder method(String method) {
+                if (!method.matches("[A-Z]+")) {
+                    throw new IllegalArgumentException("method must be an HTTP method such as GET or POST, was '" + method + "'");
+                }
+                this.method = method;
+                return this;
+            }
+
+            /** {@code --server-name=S}: the {@code Host} header (httperf's own leaves out the port). */
+            public Builder serverName(String name) {
+                this.serverName = name;
+                return this;
+            }
+
+            /**
+             * A request header on every request. httperf takes one {@code --add-header}, so the
+             * headers given here become one option.
+             */
+            public Builder header(String name, String value) {
+                if (!name.matches("[A-Za-z0-9-]+") || value.contains("\n") || value.contains("\r") || value.contains("\\")) {
+                    throw new IllegalArgumentException("header " + name + " must be a token and its value one line without"
+                            + " backslashes");
+                }
+                headers.add(name + ": " + value);
+                return this;
+            }
+
+            /**
+             * Sends the web tier's operator token as {@code Authorization: Bearer} on every request
+             * (the operator's pages: scenario, poison, audit). The token is masked in
+             * {@link Workload#commandLine()}, {@link Workload#toString()} and the result's command line.
+             */
+            public Builder operatorToken(String token) {
+                if (token == null || !token.matches("[0-9a-f]{64}")) {
+                    throw new IllegalArgumentException("the operator token must be 64 hex digits (the web tier's token file)");
+                }
+                this.operatorToken = token;
                 return this;
             }
 
@@ -389,6 +460,12 @@ public final class Httperf {
                 a.add("--server=" + server);
                 a.add("--port=" + port);
                 a.add("--uri=" + uri);
+                if (serverName != null) {
+                    a.add("--server-name=" + serverName);
+                }
+                if (method != null) {
+                    a.add("--method=" + method);
+                }
                 if (wsess != null) {
                     a.add("--wsess=" + wsess);
                 }
@@ -423,8 +500,15 @@ public final class Httperf {
                 if (maxConnections > 0) {
                     a.add("--max-connections=" + maxConnections);
                 }
+                List<String> all = new ArrayList<>(headers);
+                if (operatorToken != null) {
+                    all.add("Authorization: Bearer " + operatorToken);
+                }
+                if (!all.isEmpty()) {
+                    a.add("--add-header=" + String.join("\\n", all) + "\\n");
+                }
                 a.addAll(extra);
-                return new Workload(a, cpus);
+                return new Workload(a, cpus, operatorToken);
             }
 
             private static String fmt(double v) {

@@ -93,23 +93,51 @@ class HttperfTest {
         assertThat(r.sessionsStarted()).isEqualTo(-1);
     }
 
+    private static final String TOKEN = "0123456789abcdef".repeat(4);
+
     @Test
-    void shouldBuildThePapersLoad() {
-        assertThat(Httperf.paperLoad("127.0.0.1", 8080, 11).arguments()).contains("--server=127.0.0.1", "--port=8080",
-                "--uri=/daytrader/scenario", "--wsess=4,100,0.1", "--session-cookie");
+    void shouldBuildThePapersLoadAsTheOperatorsPosts() {
+        assertThat(Httperf.paperLoad("127.0.0.1", 8080, 11, TOKEN).arguments()).contains("--server=127.0.0.1", "--port=8080",
+                "--uri=/daytrader/scenario", "--method=POST", "--wsess=4,100,0.1", "--session-cookie",
+                "--add-header=Authorization: Bearer " + TOKEN + "\\n");
     }
 
     @Test
     void shouldBuildASaturatingLoadWithoutThinkTime() {
-        assertThat(Httperf.saturation("127.0.0.1", 8080, 32, 500).arguments()).contains("--wsess=32,500,0");
+        assertThat(Httperf.saturation("127.0.0.1", 8080, 32, 500, TOKEN).arguments()).contains("--wsess=32,500,0",
+                "--method=POST");
     }
 
     @Test
-    void shouldReplayASessionLogWithFormsPostedWhenSessionLogWorkloadBuilt() {
+    void shouldMaskTheOperatorsTokenWhenTheCommandLineIsPrinted() {
+        Httperf.Workload w = Httperf.paperLoad("127.0.0.1", 8080, 11, TOKEN);
+
+        assertThat(w.commandLine()).doesNotContain(TOKEN).contains("Authorization: Bearer ***");
+        assertThat(w.toString()).doesNotContain(TOKEN);
+        assertThat(w.mask("x " + TOKEN + " y")).isEqualTo("x *** y");
+    }
+
+    @Test
+    void shouldPrintACommandThatReadsTheTokenFromItsFileWhenDayTraderStarts() {
+        String line = DayTraderMain.unmaskedFromFile(Httperf.paperLoad("127.0.0.1", 8080, 11, TOKEN),
+                "\"$(cat /run/operator.token)\"");
+
+        assertThat(line).doesNotContain(TOKEN).startsWith("httperf --server=127.0.0.1 ")
+                .contains("'--add-header=Authorization: Bearer '\"$(cat /run/operator.token)\"'\\n'");
+    }
+
+    @Test
+    void shouldRefuseAnOperatorTokenThatIsNotOne() {
+        assertThatThrownBy(() -> Httperf.Workload.builder("h", 1).operatorToken("secret\\nX-Evil: 1"))
+                .hasMessageContaining("64 hex digits");
+    }
+
+    @Test
+    void shouldReplayASessionLogWithFormsPostedFromThisOriginWhenSessionLogWorkloadBuilt() {
         Httperf.Workload w = Httperf.sessionLog("127.0.0.1", 8080, 4, 0.1, java.nio.file.Path.of("/tmp/s.txt")).build();
 
-        assertThat(w.arguments()).contains("--wsesslog=4,0.1,/tmp/s.txt", "--session-cookie",
-                "--add-header=Content-Type: application/x-www-form-urlencoded\\n");
+        assertThat(w.arguments()).contains("--wsesslog=4,0.1,/tmp/s.txt", "--session-cookie", "--server-name=127.0.0.1:8080",
+                "--add-header=Origin: http://127.0.0.1:8080\\nContent-Type: application/x-www-form-urlencoded\\n");
         assertThat(w.cpuPrefix()).isEmpty();
     }
 

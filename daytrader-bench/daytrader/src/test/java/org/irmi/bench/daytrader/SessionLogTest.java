@@ -25,7 +25,7 @@ class SessionLogTest {
         Set<String> firstLines = new HashSet<>();
         for (String s : sessions) {
             String first = s.lines().findFirst().orElseThrow();
-            assertThat(first).startsWith("/daytrader/login method=POST contents='uid=uid%3A").endsWith("&passwd=xxx'");
+            assertThat(first).startsWith("/daytrader/login method=POST contents='uid=uid%3A").matches(".*&passwd=xxx&csrf=[0-9a-f]{32}'");
             firstLines.add(first);
         }
         assertThat(firstLines).as("one user per session").hasSize(4);
@@ -37,7 +37,7 @@ class SessionLogTest {
         List<String> lines = log.lines().toList();
 
         for (int i = 0; i + 1 < lines.size(); i++) {
-            if (lines.get(i).equals("/daytrader/logout") && !lines.get(i + 1).isEmpty()) {
+            if (lines.get(i).startsWith("/daytrader/logout ") && !lines.get(i + 1).isEmpty()) {
                 assertThat(lines.get(i + 1)).startsWith("/daytrader/login method=POST");
             }
         }
@@ -51,10 +51,11 @@ class SessionLogTest {
             for (String line : session.lines().toList()) {
                 if (line.startsWith("/daytrader/register")) {
                     held.clear();
-                } else if (line.startsWith("/daytrader/buy?symbol=")) {
-                    held.merge(line.substring("/daytrader/buy?symbol=".length(), line.indexOf('&')), 1, Integer::sum);
-                } else if (line.startsWith("/daytrader/sell?symbol=")) {
-                    String symbol = line.substring("/daytrader/sell?symbol=".length());
+                } else if (line.startsWith("/daytrader/buy method=POST contents='symbol=")) {
+                    held.merge(line.substring("/daytrader/buy method=POST contents='symbol=".length(), line.indexOf('&')), 1,
+                            Integer::sum);
+                } else if (line.startsWith("/daytrader/sell method=POST contents='symbol=")) {
+                    String symbol = line.substring("/daytrader/sell method=POST contents='symbol=".length(), line.indexOf('&'));
                     assertThat(held.getOrDefault(symbol, 0)).as(line).isPositive();
                     held.merge(symbol, -1, Integer::sum);
                 }
@@ -73,10 +74,43 @@ class SessionLogTest {
         assertThat(homes / 20_000.0).isBetween(0.17, 0.21);
     }
 
+    private static String withoutTokens(String log) {
+        return log.replaceAll("csrf=[0-9a-f]{32}", "csrf=T");
+    }
+
     @Test
-    void shouldProduceTheSameScriptWhenTheSeedIsTheSame() {
-        assertThat(SessionLog.generate(ScenarioMix.STANDARD, 2, 100, 10, 100, 9))
-                .isEqualTo(SessionLog.generate(ScenarioMix.STANDARD, 2, 100, 10, 100, 9));
+    void shouldProduceTheSamePagesWhenTheSeedIsTheSame() {
+        assertThat(withoutTokens(SessionLog.generate(ScenarioMix.STANDARD, 2, 100, 10, 100, 9)))
+                .isEqualTo(withoutTokens(SessionLog.generate(ScenarioMix.STANDARD, 2, 100, 10, 100, 9)));
+    }
+
+    @Test
+    void shouldPostEveryChangeOfStateWithTheSessionsOwnTokenWhenGenerated() {
+        Set<String> tokens = new HashSet<>();
+        for (String session : sessions(SessionLog.generate(ScenarioMix.STANDARD, 3, 500, 100, 50, 13))) {
+            Set<String> inSession = new HashSet<>();
+            for (String line : session.lines().toList()) {
+                String page = line.substring("/daytrader/".length()).split("[ ?]")[0];
+                if (Set.of("login", "logout", "register", "update", "buy", "sell").contains(page)) {
+                    assertThat(line).as(line).contains(" method=POST contents='").matches(".*csrf=[0-9a-f]{32}'");
+                    inSession.add(line.replaceAll(".*csrf=([0-9a-f]{32})'", "$1"));
+                } else {
+                    assertThat(line).as(line).doesNotContain("method=", "csrf");
+                }
+            }
+            assertThat(inSession).as("one token per session").hasSize(1);
+            tokens.addAll(inSession);
+        }
+        assertThat(tokens).as("no two sessions share a token").hasSize(3);
+    }
+
+    @Test
+    void shouldWriteTheScriptReadableOnlyByItsOwner(@org.junit.jupiter.api.io.TempDir java.nio.file.Path dir)
+            throws Exception {
+        java.nio.file.Path file = SessionLog.write(dir.resolve("s.txt"), ScenarioMix.STANDARD, 1, 5, 10, 10, 1);
+
+        assertThat(java.nio.file.attribute.PosixFilePermissions.toString(java.nio.file.Files.getPosixFilePermissions(file)))
+                .isEqualTo("rw-------");
     }
 
     @Test

@@ -11,20 +11,46 @@ import org.irmi.bench.daytrader.MarketSummaryDataBean;
 import org.irmi.bench.daytrader.OrderDataBean;
 import org.irmi.bench.daytrader.QuoteDataBean;
 
-/** The web tier's minimal HTML: one builder per page, escaping every value. */
+/**
+ * The web tier's minimal HTML: one builder per page, escaping every value. Every form that changes
+ * state is a POST and carries the session's CSRF token as the hidden field {@code csrf}.
+ */
 final class Html {
     private final StringBuilder sb = new StringBuilder(2048);
+    private final String csrf;
 
-    Html(String title, String userId) {
+    /**
+     * @param userId the signed-in user, or null
+     * @param csrf the session's CSRF token for the page's forms, or null without a session
+     */
+    Html(String title, String userId, String csrf) {
+        this.csrf = csrf;
         sb.append("<!DOCTYPE html><html><head><meta charset=\"utf-8\"><title>DayTrader: ").append(esc(title))
                 .append("</title><style>body{font-family:sans-serif;margin:1em}table{border-collapse:collapse}"
                         + "td,th{border:1px solid #ccc;padding:2px 6px}nav a{margin-right:1em}.err{color:#b00}</style></head><body>")
                 .append("<nav><b>DayTrader</b> ");
         for (String[] link : new String[][] {{"home", "Home"}, {"account", "Account"}, {"portfolio", "Portfolio"},
-                {"quote?symbols=s:0,s:1,s:2,s:3,s:4", "Quotes/Trade"}, {"logout", "Logoff"}}) {
+                {"quote?symbols=s:0,s:1,s:2,s:3,s:4", "Quotes/Trade"}}) {
             sb.append("<a href=\"/daytrader/").append(link[0]).append("\">").append(link[1]).append("</a>");
         }
-        sb.append(userId == null ? "" : " signed in as <b>" + esc(userId) + "</b>").append("</nav><h2>").append(esc(title)).append("</h2>");
+        if (userId != null) {
+            sb.append(" signed in as <b>").append(esc(userId)).append("</b> ");
+            postForm("logout", "display:inline").append("<button>Logoff</button></form>");
+        }
+        sb.append("</nav><h2>").append(esc(title)).append("</h2>");
+    }
+
+    /** Opens a POST form to {@code page} with the session's CSRF token; the caller adds the fields and closes it. */
+    private StringBuilder postForm(String page, String style) {
+        sb.append("<form action=\"/daytrader/").append(page).append("\" method=\"post\"");
+        if (style != null) {
+            sb.append(" style=\"").append(style).append('"');
+        }
+        sb.append('>');
+        if (csrf != null) {
+            sb.append("<input type=\"hidden\" name=\"csrf\" value=\"").append(esc(csrf)).append("\">");
+        }
+        return sb;
     }
 
     Html p(String text) {
@@ -43,14 +69,14 @@ final class Html {
     }
 
     Html loginForm() {
-        sb.append("<form action=\"/daytrader/login\" method=\"post\">User <input name=\"uid\" value=\"uid:0\"> Password "
+        postForm("login", null).append("User <input name=\"uid\" value=\"uid:0\"> Password "
                 + "<input name=\"passwd\" type=\"password\" value=\"xxx\"> <button>Log in</button></form>"
                 + "<p><a href=\"/daytrader/register\">Register</a> a new user.</p>");
         return this;
     }
 
     Html registerForm() {
-        sb.append("<form action=\"/daytrader/register\" method=\"post\"><table>");
+        postForm("register", null).append("<table>");
         for (String[] f : new String[][] {{"uid", "User id"}, {"passwd", "Password"}, {"fullname", "Full name"},
                 {"address", "Address"}, {"email", "E-mail"}, {"creditcard", "Credit card"}, {"money", "Opening balance"}}) {
             sb.append("<tr><td>").append(f[1]).append("</td><td><input name=\"").append(f[0]).append("\"")
@@ -69,15 +95,17 @@ final class Html {
     }
 
     Html profileForm(AccountProfileDataBean p) {
-        sb.append("<h3>Profile</h3><form action=\"/daytrader/update\" method=\"post\"><table>");
+        sb.append("<h3>Profile</h3>");
+        postForm("update", null).append("<table>");
         String[][] fields = {{"fullname", "Full name", p.getFullName()}, {"address", "Address", p.getAddress()},
-                {"email", "E-mail", p.getEmail()}, {"creditcard", "Credit card", p.getCreditCard()},
-                {"passwd", "Password", p.getPassword()}};
+                {"email", "E-mail", p.getEmail()}, {"creditcard", "Credit card", p.getCreditCard()}};
         for (String[] f : fields) {
             sb.append("<tr><td>").append(f[1]).append("</td><td><input name=\"").append(f[0]).append("\" value=\"")
                     .append(esc(f[2])).append("\"></td></tr>");
         }
-        sb.append("</table><button>Update profile</button></form>");
+        // The password is never sent back to the browser: an empty field keeps it (update's rule for a blank field).
+        sb.append("<tr><td>New password</td><td><input name=\"passwd\" type=\"password\" value=\"\""
+                + " autocomplete=\"new-password\"> (empty: unchanged)</td></tr></table><button>Update profile</button></form>");
         return this;
     }
 
@@ -111,8 +139,9 @@ final class Html {
             }
             sb.append("<tr><td>").append(h.getHoldingId()).append("</td><td>").append(esc(h.getSymbol())).append("</td><td>")
                     .append(h.getQuantity()).append("</td><td>").append(h.getPurchasePrice()).append("</td><td>")
-                    .append(q == null ? "" : q.getPrice()).append("</td><td><a href=\"/daytrader/sell?holdingID=")
-                    .append(h.getHoldingId()).append("\">sell</a></td></tr>");
+                    .append(q == null ? "" : q.getPrice()).append("</td><td>");
+            postForm("sell", null).append("<input type=\"hidden\" name=\"holdingID\" value=\"").append(h.getHoldingId())
+                    .append("\"><button>sell</button></form></td></tr>");
         }
         sb.append("</table>");
         p(holdings.size() + " holdings, purchase basis " + basis + ", market value " + value);
@@ -127,9 +156,9 @@ final class Html {
                     .append("</td><td>").append(q.getPrice()).append("</td><td>").append(q.getOpen()).append("</td><td>")
                     .append(q.getLow()).append("</td><td>").append(q.getHigh()).append("</td><td>")
                     .append(String.format("%.2f", q.getChange())).append("</td><td>").append((long) q.getVolume())
-                    .append("</td><td><form action=\"/daytrader/buy\"><input type=\"hidden\" name=\"symbol\" value=\"")
-                    .append(esc(q.getSymbol())).append("\"><input name=\"quantity\" value=\"100\" size=\"4\"><button>Buy</button>"
-                            + "</form></td></tr>");
+                    .append("</td><td>");
+            postForm("buy", null).append("<input type=\"hidden\" name=\"symbol\" value=\"").append(esc(q.getSymbol()))
+                    .append("\"><input name=\"quantity\" value=\"100\" size=\"4\"><button>Buy</button></form></td></tr>");
         }
         sb.append("</table><form action=\"/daytrader/quote\">Symbols <input name=\"symbols\" value=\"s:0,s:1\">"
                 + " <button>Get quotes</button></form>");

@@ -20,12 +20,17 @@ import org.omg.CORBA.ORB;
  *
  * <pre>
  * WebTierMain [--orb irmi|jacorb] (--backend-ready FILE | --ior IOR) [--port 0] [--users 15000] [--quotes 10000]
- *             [--http-threads 200] [--ready-file FILE] [--watch-stdin]
+ *             [--http-threads 200] [--operator-token-file FILE] [--ready-file FILE] [--watch-stdin]
  * </pre>
+ *
+ * <p>{@code --operator-token-file}: the operator's token ({@link OperatorCredential}); read when the
+ * file exists (it must be mode 0600), else a new one is written there. Without the option, a new
+ * token goes to a new 0600 file in a new directory under the temporary directory. The ready file names the token file
+ * ({@code operatorTokenFile}), never the token.
  */
 public final class WebTierMain {
     static final Set<String> OPTIONS = Set.of("orb", "backend-ready", "ior", "port", "users", "quotes", "http-threads",
-            "ready-file");
+            "ready-file", "operator-token-file");
 
     private WebTierMain() {
     }
@@ -60,6 +65,16 @@ public final class WebTierMain {
             users = args.has("users") ? users : Integer.parseInt(p.getProperty("users", "15000"));
             quotes = args.has("quotes") ? quotes : Integer.parseInt(p.getProperty("quotes", "10000"));
         }
+        OperatorCredential operator;
+        try {
+            String tokenFile = args.get("operator-token-file", null);
+            operator = OperatorCredential.loadOrCreate(tokenFile != null ? Path.of(tokenFile)
+                    : Files.createTempDirectory("daytrader-operator-").resolve("operator.token")); // a 0700 directory
+        } catch (java.io.IOException e) {
+            System.err.println("web: " + e.getMessage());
+            System.exit(2);
+            return;
+        }
         ORB orb = RmiIiop.initOrb(orbChoice, 4, new Properties());
         TradeServices trade = RmiIiop.connect(orb, ior, TradeServices.class);
 
@@ -73,15 +88,17 @@ public final class WebTierMain {
         connector.setPort(args.getInt("port", 0, 0));
         connector.setAcceptQueueSize(1024);
         server.addConnector(connector);
-        server.setHandler(new WebTier(trade, recorder, System::nanoTime, ScenarioMix.STANDARD, users, quotes));
+        server.setHandler(new WebTier(trade, recorder, System::nanoTime, ScenarioMix.STANDARD, users, quotes, operator));
         server.setStopAtShutdown(true);
         server.start();
         int port = connector.getLocalPort();
         String ready = args.get("ready-file", null);
         if (ready != null) {
-            ChildProcessSupport.writeReadyFile(Path.of(ready), Map.of("port", Integer.toString(port), "orb", orbChoice.flag()));
+            ChildProcessSupport.writeReadyFile(Path.of(ready), Map.of("port", Integer.toString(port), "orb", orbChoice.flag(),
+                    "operatorTokenFile", operator.file().toAbsolutePath().toString()));
         }
-        System.err.println("web: ready on http://127.0.0.1:" + port + "/daytrader/ (" + orbChoice.flag() + " client ORB)");
+        System.err.println("web: ready on http://127.0.0.1:" + port + "/daytrader/ (" + orbChoice.flag() + " client ORB);"
+                + " operator token in " + operator.file().toAbsolutePath());
         server.join();
     }
 }

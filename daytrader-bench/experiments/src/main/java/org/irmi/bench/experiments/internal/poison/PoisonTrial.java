@@ -189,7 +189,7 @@ final class PoisonTrial {
         long start = System.currentTimeMillis();
         int status;
         try {
-            HttpResponse<String> response = dt.get("poison?millis=" + millis);
+            HttpResponse<String> response = dt.post("poison", "millis=" + millis); // POST, the operator's token: DayTraderDeployment
             status = response.statusCode();
         } catch (Exception e) {
             status = -1;
