@@ -3,15 +3,26 @@ package org.irmi.bench.experiments;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import java.nio.file.Path;
+import java.time.Duration;
 
+import org.irmi.adaptation.AdaptationModules;
+import org.irmi.adaptation.ModuleServices;
 import org.irmi.bench.experiments.internal.SlaFiles;
+import org.irmi.isolation.CrosstalkConfig;
+import org.irmi.isolation.PoisonConfig;
+import org.irmi.isolation.SlaBindings;
+import org.irmi.isolation.SlowClientConfig;
 import org.irmi.sla.Sla;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.ValueSource;
 
-/** The experiments' SLA files are worked examples: they must stay valid against the SLA schema. */
+/**
+ * The experiments' SLA files are worked examples: they must stay valid against the SLA schema, and
+ * each must install the points and the modules it names, with the values it sets, as the isolation
+ * points and adaptation modules receive them (the same binding the ORB uses).
+ */
 class SlaExamplesTest {
 
     @TempDir
@@ -53,5 +64,91 @@ class SlaExamplesTest {
 
         assertThat(sla.isolationPoints().crosstalk().orElseThrow().weights())
                 .anySatisfy(weight -> assertThat(weight.weight()).isEqualTo(8));
+    }
+
+    @ParameterizedTest
+    @ValueSource(strings = {"slow-client.yaml", "slow-client-reroute.yaml"})
+    void shouldGuardOnlyForwardWithTheFileThresholdsWhenSlowClientSlaBound(String file) throws Exception {
+        Sla sla = Sla.load(SlaFiles.extract(dir, file));
+
+        SlowClientConfig sc = SlaBindings.slowClient(sla.isolationPoints().slowClient().orElseThrow(), sla.monitors());
+
+        assertThat(sc.guards("secondary", "forward")).isTrue();
+        assertThat(sc.guards("secondary", "push")).as("only the listed operation").isFalse();
+        assertThat(sc.queueGrowthPerSecond()).isEqualTo(10.0);
+        assertThat(sc.maxQueueLength()).isEqualTo(40.0);
+        assertThat(sc.heapPressureHigh()).isEqualTo(0.60);
+        assertThat(sc.gcPerSecondHigh()).isEqualTo(8.0);
+        assertThat(sc.cpuHigh()).isEqualTo(0.95);
+        assertThat(sc.remoteRttHighNanos()).isEqualTo(Duration.ofMillis(10).toNanos());
+        assertThat(sc.pairs()).singleElement().satisfies(pair -> {
+            assertThat(pair.incoming().matches("push")).isTrue();
+            assertThat(pair.outgoing().matches("forward")).isTrue();
+            assertThat(pair.fanOut()).isEqualTo(1.0);
+        });
+    }
+
+    @Test
+    void shouldShortCircuitWhenSlowClientSlaActs() throws Exception {
+        Sla sla = Sla.load(SlaFiles.extract(dir, "slow-client.yaml"));
+
+        assertThat(AdaptationModules.fromAction(sla.isolationPoints().slowClient().orElseThrow().action(),
+                ModuleServices.defaults()).name()).isEqualTo("short-circuit");
+    }
+
+    @Test
+    void shouldRerouteToTheNamedReplicasWhenRerouteSlaActs() throws Exception {
+        Sla sla = Sla.load(SlaFiles.extract(dir, "slow-client-reroute.yaml"));
+
+        var action = sla.isolationPoints().slowClient().orElseThrow().action();
+        assertThat(AdaptationModules.fromAction(action, ModuleServices.defaults()).name()).isEqualTo("reroute");
+        assertThat(action.module()).isInstanceOfSatisfying(org.irmi.sla.RerouteConfig.class,
+                reroute -> assertThat(reroute.replicas()).isEqualTo("irmi/slowclient.replica"));
+    }
+
+    @ParameterizedTest
+    @ValueSource(strings = {"poison.yaml", "poison-setdiff.yaml"})
+    void shouldDetectAndRejectWithTheFileSettingsWhenPoisonSlaBound(String file) throws Exception {
+        Sla sla = Sla.load(SlaFiles.extract(dir, file));
+        var poison = sla.isolationPoints().poison().orElseThrow();
+
+        PoisonConfig pc = SlaBindings.poison(poison);
+        var edges = SlaBindings.edges(poison);
+
+        assertThat(edges.throughputDropPercent()).isEqualTo(15.0);
+        assertThat(edges.resourceRisePercent()).isEqualTo(50.0);
+        assertThat(edges.resources()).extracting(r -> r.name().toLowerCase()).containsExactlyInAnyOrder("cpu", "gc", "allocation");
+        assertThat(pc.minEpisodeNanos()).isEqualTo(Duration.ofMillis(500).toNanos());
+        assertThat(pc.coolDownNanos()).isEqualTo(Duration.ofSeconds(60).toNanos());
+        assertThat(pc.attribution()).isEqualTo(file.equals("poison.yaml"));
+        for (String normal : new String[] {"login", "logout", "buy", "sell"}) {
+            assertThat(pc.neverFilter(normal)).as("neverFilter %s", normal).isTrue();
+        }
+        assertThat(pc.neverFilter("poison")).isFalse();
+        assertThat(pc.neverFilter("getQuote")).as("only what an operator lists").isFalse();
+        assertThat(AdaptationModules.fromAction(poison.action(), ModuleServices.defaults()).name()).isEqualTo("reject");
+        assertThat(poison.action().module()).isInstanceOfSatisfying(org.irmi.sla.RejectConfig.class, reject -> {
+            assertThat(reject.kind()).isEqualTo(org.irmi.sla.RejectConfig.Kind.TRANSIENT);
+            assertThat(reject.reason()).isEqualTo("poison request type filtered by I-RMI");
+        });
+        assertThat(sla.monitors().perRequestCost()).isTrue();
+    }
+
+    @Test
+    void shouldGiveTheBulkObjectEightTimesTheBudgetWhenCrosstalkSlaBound() throws Exception {
+        Sla sla = Sla.load(SlaFiles.extract(dir, "crosstalk.yaml"));
+
+        CrosstalkConfig cc = SlaBindings.crosstalk(sla.isolationPoints().crosstalk().orElseThrow());
+
+        assertThat(cc.baseReadBudgetBytes()).isEqualTo(16 * 1024);
+        assertThat(cc.minReceiveBufferBytes()).isEqualTo(64 * 1024);
+        assertThat(cc.maxReceiveBufferBytes()).isEqualTo(4 * 1024 * 1024);
+        assertThat(cc.defaultWeight()).isEqualTo(1.0);
+        assertThat(cc.idleAfterNanos()).isEqualTo(Duration.ofMillis(500).toNanos());
+        assertThat(cc.rules()).singleElement().satisfies(rule -> {
+            assertThat(rule.weight()).isEqualTo(8.0);
+            assertThat(rule.matcher().test("CrosstalkPOA/bulk")).isTrue();
+            assertThat(rule.matcher().test("CrosstalkPOA/small")).isFalse();
+        });
     }
 }
