@@ -52,7 +52,9 @@ final class PoisonTrial {
         List<String> backendArgs = new ArrayList<>(backendJvmArgs);
         backendArgs.add("-DOAIAddr=127.0.0.1");
         if (variant.slaFile() != null) {
-            backendArgs.add("-D" + OrbKind.SLA_PROPERTY + "=" + SlaFiles.extract(context.resultsDir(), variant.slaFile()));
+            Path sla = SlaFiles.extract(context.resultsDir(), variant.slaFile());
+            backendArgs.add("-D" + OrbKind.SLA_PROPERTY + "=" + sla);
+            backendArgs.addAll(DashboardOption.jvmOptions(sla));
         }
         CpuQuota quota = null;
         if (mix.backendCores() > 0) {
