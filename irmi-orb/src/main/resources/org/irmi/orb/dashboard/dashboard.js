@@ -120,7 +120,7 @@
     }, 'no episode yet');
   }
 
-  function renderSlowClient(s) {
+  function renderSlowClient(s, local) {
     $('slow-off').hidden = !!s;
     fill('pairs', s ? s.pairs : [], function (tr, p) {
       cell(tr, p.name); cell(tr, p.incoming); cell(tr, p.outgoing); cell(tr, num(p.fanOut), 'num');
@@ -130,14 +130,21 @@
       cell(tr, p.host || '–'); cell(tr, p.triggered ? 'TRIGGERED' : 'ok', p.triggered ? 'bad' : 'good');
       cell(tr, evidenceText(p.evidence), 'evidence');
     }, s ? 'no causal pairs' : 'not in this SLA');
-    fill('hosts', s ? s.hosts : [], function (tr, h) {
+    // this node's own load first (what the point weighs as local load), then each remote host's report
+    var rows = [];
+    if (s && local) {
+      rows.push({ host: 'this node (local)', local: true, triggered: false, rttNanos: null,
+        remote: { cpuPercent: local.processCpuPercent, heapPercent: local.heapPercent,
+          queueLength: local.handOffQueueLength, gcPerSecond: local.gcPerSecond, overloaded: false, reportAgeNanos: null } });
+    }
+    fill('hosts', s ? rows.concat(s.hosts) : [], function (tr, h) {
       var r = h.remote;
       cell(tr, h.host);
       cell(tr, r ? num(r.cpuPercent) : '–', 'num'); cell(tr, r ? num(r.heapPercent) : '–', 'num');
       cell(tr, r ? r.queueLength : '–', 'num'); cell(tr, r ? num(r.gcPerSecond) : '–', 'num');
       cell(tr, r ? (r.overloaded ? 'yes' : 'no') : 'no report', r && r.overloaded ? 'bad' : '');
-      cell(tr, r ? nanos(r.reportAgeNanos) : '–', 'num'); cell(tr, nanos(h.rttNanos), 'num');
-      cell(tr, h.triggered ? 'TRIGGERED' : 'ok', h.triggered ? 'bad' : 'good');
+      cell(tr, r && !h.local ? nanos(r.reportAgeNanos) : '–', 'num'); cell(tr, nanos(h.rttNanos), 'num');
+      cell(tr, h.local ? '–' : h.triggered ? 'TRIGGERED' : 'ok', h.triggered ? 'bad' : h.local ? '' : 'good');
     }, 'no remote host heard from yet');
   }
 
@@ -226,7 +233,7 @@
       var s = both[0];
       renderSla(s);
       renderPoison(s.poison);
-      renderSlowClient(s.slowClient);
+      renderSlowClient(s.slowClient, s.resources);
       renderCrosstalk(s.crosstalk, s.resources);
       renderCounts(s.decisionCounts);
       renderDecisions(both[1]);
