@@ -165,7 +165,8 @@ class DashboardBrowserTest {
         List<WebElement> cells = episode.findElements(By.tagName("td"));
         assertThat(cells.get(5).getText()).as("named by cost").isEqualTo("poison");
         assertThat(cells.get(6).getText()).as("filtered").isEqualTo("poison");
-        assertThat(cells.get(7).getText()).as("the episode's evidence").contains("poison").contains("=");
+        assertThat(cells.get(7).getText()).as("the episode's evidence")
+                .contains("namedCostShare=", "namedCpuPerRequest=", "baselineCpuPerRequest=");
         wait.until(b -> browser.findElement(By.id("poison-filters")).getText().contains("poison"));
         assertThat(browser.findElement(By.cssSelector("#poison-filters tbody tr")).getText())
                 .startsWith("poison filtered");

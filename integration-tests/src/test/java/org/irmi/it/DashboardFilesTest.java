@@ -82,7 +82,7 @@ class DashboardFilesTest {
                 }
             }
         }
-        assertThat(exposed).as("the scrape").containsKeys("irmi_sla_violated", "irmi_isolation_decisions_decisions_total");
+        assertThat(exposed).as("the scrape").containsKeys("irmi_sla_violated", "irmi_isolation_decisions_total");
     }
 
     @AfterAll
@@ -141,9 +141,9 @@ class DashboardFilesTest {
         check("variable instance", dash.path("templating").path("list").path(1).path("definition").asText());
         assertThat(queries).isGreaterThanOrEqualTo(15);
         assertThat(queried).as("the dashboard shows each isolation point, the SLA and the resources").contains(
-                "irmi_sla_violated", "irmi_latency_p99_seconds", "irmi_isolation_decisions_decisions_total",
-                "irmi_isolation_poison_filtered_signatures", "irmi_isolation_slow_client_triggered_pairs_pairs",
-                "irmi_isolation_crosstalk_active_streams_streams", "irmi_resources_heap_pressure_ratio");
+                "irmi_sla_violated", "irmi_latency_p99_seconds", "irmi_isolation_decisions_total",
+                "irmi_isolation_poison_filtered_signatures", "irmi_isolation_slow_client_triggered_pairs",
+                "irmi_isolation_crosstalk_active_streams", "irmi_resources_heap_pressure_ratio");
     }
 
     @Test

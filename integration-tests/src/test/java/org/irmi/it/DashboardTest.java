@@ -128,8 +128,9 @@ class DashboardTest {
         assertThat(poison.path("filters").isArray()).isTrue();
         JsonNode pair = state.path("slowClient").path("pairs").path(0);
         assertThat(pair.path("name").asText()).isNotEmpty();
-        assertThat(pair.path("incoming").asText()).isEqualTo("buy");
-        assertThat(pair.has("estimatedQueueLength")).isTrue();
+        assertThat(pair.path("incoming").asText()).isEqualTo("publish");
+        assertThat(pair.path("estimatedQueueLength").asDouble()).isZero();
+        assertThat(pair.path("triggered").asBoolean()).isFalse();
         assertThat(state.path("resources").path("heapMaxBytes").asLong()).isPositive();
     }
 

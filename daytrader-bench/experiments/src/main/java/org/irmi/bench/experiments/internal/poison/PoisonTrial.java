@@ -21,6 +21,7 @@ import org.irmi.bench.daytrader.OrbChoice;
 import org.irmi.bench.daytrader.SessionLog;
 import org.irmi.bench.daytrader.internal.ScenarioMix;
 import org.irmi.bench.experiments.RunContext;
+import org.irmi.bench.experiments.internal.DashboardOption;
 import org.irmi.bench.experiments.internal.OrbKind;
 import org.irmi.bench.experiments.internal.ProgressBar;
 import org.irmi.bench.experiments.internal.SlaFiles;
