@@ -57,6 +57,8 @@
     rows.forEach(function (r) { var tr = el('tr'); render(tr, r); body.appendChild(tr); });
   }
   function list(a) { return a && a.length ? a.join(', ') : '–'; }
+  // object keys are binary (a POA's key holds its ids): show their unprintable bytes as '·'
+  function printable(s) { return String(s).replace(/[\u0000-\u001f\u007f-\u00a0]/g, '\u00b7'); }
 
   function renderSla(s) {
     $('service').textContent = s.service;
@@ -176,7 +178,7 @@
       var tr = el('tr', null, 'new');
       tr.dataset.seq = e.seq;
       cell(tr, time(e.atMillis)); cell(tr, e.point); cell(tr, e.action, e.action === 'proceed' ? '' : 'bad');
-      cell(tr, e.module); cell(tr, e.stream);
+      cell(tr, e.module); cell(tr, printable(e.stream));
       var detail = e.reason ? e.exception + ' ' + e.minor + ': ' + e.reason
         : e.replica ? 'to ' + e.replica : e.waitNanos ? 'wait ' + nanos(e.waitNanos)
         : e.maxWaitNanos ? 'up to ' + nanos(e.maxWaitNanos) : '';
