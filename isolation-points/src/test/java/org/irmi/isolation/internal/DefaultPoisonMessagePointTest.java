@@ -77,57 +77,6 @@ class DefaultPoisonMessagePointTest {
         assertThat(p.onRequestHeader(req("buy"))).isEqualTo(Decision.PROCEED);
     }
 
-    @Test
-    void shouldShowTheOpenEpisodeWithS1TheSuspectsSoFarAndTheirCostWhenAnEpisodeIsOpen() {
-        DefaultPoisonMessagePoint p = point(config());
-        normal(p, "quote", 20);
-        assertThat(p.openEpisode()).isEmpty();
-        IncomingRequest poison = req("poison");
-        IncomingRequest quote = req("quote");
-        p.onRequestHeader(poison);
-        p.onRequestHeader(quote);
-        clock.advance(Duration.ofMillis(100));
-        p.onRisingEdge(clock.nanoTime(), Evidence.NONE);
-        p.onDispatchEnd(quote.requestKey(), 30_000, 9_000);
-
-        org.irmi.isolation.EpisodeReport open = p.openEpisode().orElseThrow();
-
-        assertThat(open.episode()).isEqualTo(1);
-        assertThat(open.fallingNanos()).isEqualTo(-1);
-        assertThat(open.inFlightAtRise()).containsExactlyInAnyOrder("poison", "quote");
-        assertThat(open.suspects()).as("S1 not in flight now").containsExactly("quote");
-        assertThat(open.evidence().get("quote.requests")).isEqualTo(1.0);
-        assertThat(open.evidence().get("quote.cpuNanosPerRequest")).isEqualTo(30_000.0);
-        assertThat(open.evidence().get("quote.allocatedBytesPerRequest")).isEqualTo(9_000.0);
-        p.onDispatchEnd(poison.requestKey(), 4_000_000_000L, 40_000_000_000L);
-        clock.advance(Duration.ofSeconds(4));
-        p.onFallingEdge(clock.nanoTime(), Evidence.NONE);
-        assertThat(p.openEpisode()).as("analysed: no longer open").isEmpty();
-    }
-
-    @Test
-    void shouldShowEachFilterPhaseAndCoolDownLeftWhenSignaturesAreFiltered() {
-        DefaultPoisonMessagePoint p = point(config());
-        p.filter("poison", clock.nanoTime());
-        clock.advance(Duration.ofSeconds(4));
-
-        org.irmi.isolation.FilterStatus f = p.filterStatuses(clock.nanoTime()).get(0);
-
-        assertThat(f.signature()).isEqualTo("poison");
-        assertThat(f.phase()).isEqualTo("filtered");
-        assertThat(f.phaseAgeNanos()).isEqualTo(4_000 * MS);
-        assertThat(f.coolDownNanos()).isEqualTo(10_000 * MS);
-        assertThat(f.coolDownLeftNanos()).isEqualTo(6_000 * MS);
-        assertThat(f.timesFiltered()).isEqualTo(1);
-        clock.advance(Duration.ofSeconds(6));
-        IncomingRequest probe = req("poison");
-        assertThat(p.onRequestHeader(probe)).as("the first probe after the cool-down").isEqualTo(Decision.PROCEED);
-        org.irmi.isolation.FilterStatus onProbation = p.filterStatuses(clock.nanoTime()).get(0);
-        assertThat(onProbation.phase()).isEqualTo("probation");
-        assertThat(onProbation.coolDownLeftNanos()).isZero();
-        assertThat(onProbation.probeInFlight()).isTrue();
-    }
-
     /** Runs n cheap requests of op whose CPU time only every 16th reports (the ORB samples it). */
     private void sampled(DefaultPoisonMessagePoint p, String op, int n) {
         for (int i = 0; i < n; i++) {
