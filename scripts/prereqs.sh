@@ -1,9 +1,27 @@
 #!/usr/bin/env bash
 # Installs what I-RMI needs beyond the JDK and Maven, from Debian's packages:
 #   httperf (DayTrader load), omniORB + omniidl + g++ (the independent interop peer and load client),
-#   omniNames (a standard CORBA Naming Service for rerouting tests).
-# When it cannot install (not root, no apt-get), it stops and prints the exact command to run.
+#   omniNames (a standard CORBA Naming Service for rerouting tests),
+#   chromium + chromium-driver (the dashboard's browser test; optional: where they cannot be
+#   installed, that one test is skipped with a message saying so, and everything else runs).
+# When it cannot install the rest (not root, no apt-get), it stops and prints the exact command to run.
 set -euo pipefail
+browser=()
+command -v chromium     >/dev/null 2>&1 || browser+=(chromium)
+command -v chromedriver >/dev/null 2>&1 || browser+=(chromium-driver)
+if [ ${#browser[@]} -gt 0 ]; then
+  echo "irmi: installing ${browser[*]} for the dashboard's browser test" >&2
+  if [ "$(id -u)" = 0 ] && command -v apt-get >/dev/null 2>&1; then
+    export DEBIAN_FRONTEND=noninteractive
+    apt-get install -y -q "${browser[@]}" >/dev/null 2>&1 \
+      || { apt-get update -q >/dev/null 2>&1 && apt-get install -y -q "${browser[@]}" >/dev/null 2>&1; } \
+      || echo "irmi: could not install ${browser[*]}; DashboardBrowserTest will be skipped." \
+              "Run: sudo apt-get update && sudo apt-get install -y ${browser[*]}" >&2
+  else
+    echo "irmi: ${browser[*]} missing; DashboardBrowserTest will be skipped." \
+         "Run: sudo apt-get install -y ${browser[*]}" >&2
+  fi
+fi
 need=()
 command -v httperf   >/dev/null 2>&1 || need+=(httperf)
 command -v omniidl   >/dev/null 2>&1 || need+=(omniidl)

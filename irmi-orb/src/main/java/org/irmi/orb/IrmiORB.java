@@ -177,18 +177,67 @@ public class IrmiORB extends org.omg.CORBA_2_5.ORB {
                                 + " must be a port number, got \"" + port + "\"");
                     }
                 }
-                isolation = org.irmi.orb.isolation.OrbIsolation.start(this, java.nio.file.Path.of(sla), metricsPort);
+                java.util.OptionalInt dashboardPort = portOf(settings,
+                        org.irmi.orb.isolation.Dashboard.PORT_PROPERTY);
+                java.net.InetAddress dashboardAddress = addressOf(settings,
+                        org.irmi.orb.isolation.Dashboard.ADDRESS_PROPERTY);
+                isolation = org.irmi.orb.isolation.OrbIsolation.start(this, java.nio.file.Path.of(sla), metricsPort,
+                        dashboardPort, dashboardAddress);
             } catch (RuntimeException e) {
                 org.omg.CORBA.INITIALIZE init = new org.omg.CORBA.INITIALIZE(
                         "I-RMI cannot use the SLA " + sla + ": " + e.getMessage());
                 init.initCause(e);
                 throw init;
             }
-        } else if (port != null && !port.isBlank()) {
-            org.slf4j.LoggerFactory.getLogger(IrmiORB.class).warn("{} is set but {} is not: the metrics endpoint"
-                    + " serves the isolation points' meters, so none is started",
-                    org.irmi.orb.isolation.OrbIsolation.METRICS_PORT_PROPERTY,
-                    org.irmi.orb.isolation.OrbIsolation.SLA_PROPERTY);
+        } else {
+            if (port != null && !port.isBlank()) {
+                org.slf4j.LoggerFactory.getLogger(IrmiORB.class).warn("{} is set but {} is not: the metrics endpoint"
+                        + " serves the isolation points' meters, so none is started",
+                        org.irmi.orb.isolation.OrbIsolation.METRICS_PORT_PROPERTY,
+                        org.irmi.orb.isolation.OrbIsolation.SLA_PROPERTY);
+            }
+            String dashboard = settings.apply(org.irmi.orb.isolation.Dashboard.PORT_PROPERTY);
+            if (dashboard != null && !dashboard.isBlank()) {
+                org.slf4j.LoggerFactory.getLogger(IrmiORB.class).warn("{} is set but {} is not: the dashboard"
+                        + " shows the isolation points an SLA builds, so none is started; set {} to an SLA file",
+                        org.irmi.orb.isolation.Dashboard.PORT_PROPERTY,
+                        org.irmi.orb.isolation.OrbIsolation.SLA_PROPERTY,
+                        org.irmi.orb.isolation.OrbIsolation.SLA_PROPERTY);
+            }
+        }
+    }
+
+    /** A port property (0..65535) when set, or IllegalArgumentException naming it. */
+    private static java.util.OptionalInt portOf(java.util.function.UnaryOperator<String> settings, String key) {
+        String v = settings.apply(key);
+        if (v == null || v.isBlank()) {
+            return java.util.OptionalInt.empty();
+        }
+        try {
+            int p = Integer.parseInt(v.trim());
+            if (p >= 0 && p <= 65_535) {
+                return java.util.OptionalInt.of(p);
+            }
+        } catch (NumberFormatException e) {
+            // answered below
+        }
+        throw new IllegalArgumentException(key + " must be a port number 0..65535 (0: any free port), got \"" + v + "\"");
+    }
+
+    /** An address property (a literal IP address) when set, or IllegalArgumentException naming it. */
+    private static java.net.InetAddress addressOf(java.util.function.UnaryOperator<String> settings, String key) {
+        String v = settings.apply(key);
+        if (v == null || v.isBlank()) {
+            return null;
+        }
+        String a = v.trim();
+        if (!a.matches("[0-9.]+|[0-9a-fA-F:]*:[0-9a-fA-F:.]*")) {
+            throw new IllegalArgumentException(key + " must be an IP address such as 127.0.0.1 or 0.0.0.0, got \"" + v + "\"");
+        }
+        try {
+            return java.net.InetAddress.getByName(a); // a literal: no name lookup
+        } catch (java.net.UnknownHostException e) {
+            throw new IllegalArgumentException(key + " must be an IP address such as 127.0.0.1 or 0.0.0.0, got \"" + v + "\"");
         }
     }
 

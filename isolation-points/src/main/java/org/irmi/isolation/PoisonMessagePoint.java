@@ -67,4 +67,24 @@ public interface PoisonMessagePoint {
 
     /** Filters a signature by hand (operator action); it heals like any other. */
     void filter(String signature, long nowNanos);
+
+    /**
+     * The filters and their healing state at {@code nowNanos} (for dashboards; any thread).
+     *
+     * @return one entry per filtered signature, sorted by signature
+     */
+    default java.util.List<FilterStatus> filterStatuses(long nowNanos) {
+        return java.util.List.of();
+    }
+
+    /**
+     * The episode open now, if any (for dashboards; any thread). Its {@code fallingNanos} is -1;
+     * {@code inFlightAtRise} is S1; {@code suspects} are the signatures of S1 not in flight now
+     * (where the analysis would start if the episode ended now); {@code evidence} holds the
+     * episode's cost per signature so far ({@code <signature>.cpuNanosPerRequest},
+     * {@code <signature>.allocatedBytesPerRequest}, {@code <signature>.requests}).
+     */
+    default java.util.Optional<EpisodeReport> openEpisode() {
+        return java.util.Optional.empty();
+    }
 }

@@ -32,4 +32,12 @@ public interface QosCrosstalkPoint {
 
     /** @return bytes read from the connection since it opened. */
     long bytesRead(long connectionId);
+
+    /**
+     * @return the {@code SO_RCVBUF} last set on the connection, in bytes, or -1 while the kernel's
+     *         autotuning sizes it
+     */
+    default int receiveBufferBytes(long connectionId) {
+        return -1;
+    }
 }

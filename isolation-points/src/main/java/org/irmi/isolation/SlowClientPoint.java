@@ -49,4 +49,14 @@ public interface SlowClientPoint {
 
     /** @return whether calls to {@code host} are triggered now (pair or advertised overload). */
     boolean isHostTriggered(String host);
+
+    /** @return every causal pair as of the last tick, in SLA order (for dashboards; any thread). */
+    default java.util.List<CausalPairStatus> pairStatuses() {
+        return java.util.List.of();
+    }
+
+    /** @return every remote host heard from, sorted by host (for dashboards; any thread). */
+    default java.util.List<RemoteHostStatus> hostStatuses() {
+        return java.util.List.of();
+    }
 }

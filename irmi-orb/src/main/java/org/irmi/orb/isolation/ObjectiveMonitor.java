@@ -38,6 +38,8 @@ final class ObjectiveMonitor {
     private final java.util.function.Consumer<io.micrometer.core.instrument.binder.MeterBinder> bind;
     private final Map<String, Boolean> violated = new ConcurrentHashMap<>();
     private volatile List<ServiceObjective> objectives = List.of();
+    /** The last evaluation, for dashboards; replaced whole by {@link #evaluate}. */
+    private volatile List<ObjectiveStatus> statuses = List.of();
     private volatile OperationLatencyMonitor all;
     private volatile OperationLatencyMonitor failed;
     private volatile double windowSeconds = 1;
@@ -59,6 +61,7 @@ final class ObjectiveMonitor {
         }
         windowSeconds = Math.max(1e-3, window.length().toNanos() / 1e9);
         objectives = List.copyOf(newObjectives);
+        statuses = List.of();
         violated.clear();
         for (ServiceObjective o : objectives) {
             String name = o.operation().toString();
@@ -101,6 +104,7 @@ final class ObjectiveMonitor {
         }
         Map<String, LatencySnapshot> done = a.snapshots();
         Map<String, LatencySnapshot> bad = failed.snapshots();
+        List<ObjectiveStatus> evaluated = new java.util.ArrayList<>();
         for (ServiceObjective o : objectives) {
             long count = 0;
             long errors = 0;
@@ -126,6 +130,9 @@ final class ObjectiveMonitor {
             }
             String name = o.operation().toString();
             boolean now = why != null;
+            evaluated.add(new ObjectiveStatus(name, o.p99Latency().map(Duration::toNanos).orElse(-1L),
+                    o.minThroughputPerSecond().orElse(Double.NaN), o.maxErrorRatePercent().orElse(Double.NaN),
+                    count, p99, throughput, errorPercent, now, now ? why : ""));
             Boolean before = violated.put(name, now);
             if (before != null && before != now) {
                 if (now) {
@@ -136,6 +143,12 @@ final class ObjectiveMonitor {
                 }
             }
         }
+        statuses = List.copyOf(evaluated);
+    }
+
+    /** @return every objective against its last measurement (empty before the first evaluation); any thread */
+    List<ObjectiveStatus> statuses() {
+        return statuses;
     }
 
     /** Whether the objective over {@code glob} is violated now (for tests and tools). */

@@ -103,6 +103,18 @@ public final class OrbIsolation implements AutoCloseable {
     private final io.micrometer.core.instrument.composite.CompositeMeterRegistry meters =
             new io.micrometer.core.instrument.composite.CompositeMeterRegistry();
     private volatile IsolationRuntime runtime;
+    // what the dashboard reads (published by the ticker and the SLA watcher; any thread reads)
+    private final Path slaFile;
+    private final long startedAtMillis;
+    private final RecentDecisions decisions = new RecentDecisions();
+    private final Dashboard dashboard;
+    private volatile long slaAppliedAtMillis;
+    private volatile String slaRejection;
+    private volatile EdgeDetector edgeDetector;
+    private volatile EdgeSample lastEdgeSample;
+    private volatile EdgeSample edgeBaseline;
+    private volatile LocalResourceSnapshot localNow;
+    private volatile java.util.List<ConnectionShare> shares = java.util.List.of();
     /** What the per-request paths need of {@link #runtime}, worked out once per SLA. */
     private volatile Wiring wiring;
     private volatile boolean running = true;
@@ -128,6 +140,8 @@ public final class OrbIsolation implements AutoCloseable {
     private long lastSampleNanos;
     private long lastCompletions;
     private long lastAllocated;
+    private final Map<Long, Long> shareBytesSeen = new HashMap<>();
+    private long lastShareNanos;
 
     /**
      * The runtime's points as the per-request paths use them: null when absent.
@@ -151,12 +165,17 @@ public final class OrbIsolation implements AutoCloseable {
     private record Pending(OutgoingCall call, CallListener listener, boolean toTarget) {
     }
 
-    private OrbIsolation(IrmiORB orb, Path slaFile, Clock clock, java.util.OptionalInt metricsPort) {
+    private OrbIsolation(IrmiORB orb, Path slaFile, Clock clock, java.util.OptionalInt metricsPort,
+                         java.util.OptionalInt dashboardPort, java.net.InetAddress dashboardAddress) {
         this.orb = orb;
         this.clock = clock;
+        this.slaFile = slaFile;
+        this.startedAtMillis = clock.wallMillis();
         this.watcher = SlaWatcher.watch(slaFile);
+        this.slaAppliedAtMillis = startedAtMillis;
         LocalResourceMonitor monitor = null;
         org.irmi.monitors.PrometheusEndpoint endpoint = null;
+        Dashboard page = null;
         try {
             if (metricsPort.isPresent()) {
                 try {
@@ -188,6 +207,16 @@ public final class OrbIsolation implements AutoCloseable {
             }
             objectives.bindLatency();
             this.metricsEndpoint = endpoint;
+            this.localNow = local.snapshot();
+            if (dashboardPort.isPresent()) {
+                try {
+                    page = Dashboard.start(this, dashboardAddress, dashboardPort.getAsInt());
+                } catch (java.io.IOException e) {
+                    throw new IllegalStateException(e.getMessage(), e);
+                }
+                LOG.info("irmi dashboard at {}", page.url());
+            }
+            this.dashboard = page;
         } catch (RuntimeException e) {
             // nothing may keep running when the ORB refuses to start
             watcher.close();
@@ -196,6 +225,9 @@ public final class OrbIsolation implements AutoCloseable {
             }
             if (endpoint != null) {
                 endpoint.close();
+            }
+            if (page != null) {
+                page.close();
             }
             throw e;
         }
@@ -206,6 +238,8 @@ public final class OrbIsolation implements AutoCloseable {
                     IsolationRuntime rt = build(current);
                     wiring = Wiring.of(rt);
                     runtime = rt;
+                    slaAppliedAtMillis = clock.wallMillis();
+                    slaRejection = null;
                     LOG.info("irmi SLA reloaded: {}", slaFile);
                 } catch (RuntimeException e) {
                     LOG.warn("irmi SLA reload could not be applied, keeping the SLA in force: {}", e.toString());
@@ -214,6 +248,7 @@ public final class OrbIsolation implements AutoCloseable {
 
             @Override
             public void onRejected(Sla inForce, org.irmi.sla.SlaException why) {
+                slaRejection = why.getMessage();
                 LOG.warn("irmi SLA change rejected, keeping the SLA in force: {}", why.getMessage());
             }
         });
@@ -240,7 +275,79 @@ public final class OrbIsolation implements AutoCloseable {
      * @throws IllegalStateException naming {@value #METRICS_PORT_PROPERTY} when the port cannot be bound
      */
     public static OrbIsolation start(IrmiORB orb, Path slaFile, java.util.OptionalInt metricsPort) {
-        return new OrbIsolation(orb, slaFile, Clock.system(), metricsPort);
+        return start(orb, slaFile, metricsPort, java.util.OptionalInt.empty(), null);
+    }
+
+    /**
+     * As {@link #start(IrmiORB, Path, java.util.OptionalInt)}, and when {@code dashboardPort} is
+     * present, serves the live dashboard of the isolation points ({@link Dashboard}) on that port
+     * (0 picks a free one), bound to {@code dashboardAddress} (null: the loopback address).
+     *
+     * @throws IllegalStateException naming the property whose port cannot be bound
+     */
+    public static OrbIsolation start(IrmiORB orb, Path slaFile, java.util.OptionalInt metricsPort,
+                                     java.util.OptionalInt dashboardPort, java.net.InetAddress dashboardAddress) {
+        return new OrbIsolation(orb, slaFile, Clock.system(), metricsPort, dashboardPort, dashboardAddress);
+    }
+
+    /** The dashboard's URL when {@value Dashboard#PORT_PROPERTY} was set. */
+    public Optional<String> dashboardUrl() {
+        return Optional.ofNullable(dashboard).map(Dashboard::url);
+    }
+
+    /** @return the SLA file this ORB watches */
+    public Path slaFile() {
+        return slaFile;
+    }
+
+    /** @return the service name of the SLA in force */
+    public String slaService() {
+        return watcher.current().service();
+    }
+
+    /** @return wall-clock milliseconds when the SLA in force was applied (start or last reload) */
+    public long slaAppliedAtMillis() {
+        return slaAppliedAtMillis;
+    }
+
+    /** @return why the last change of the SLA file was refused, until a valid change is applied */
+    public Optional<String> slaRejection() {
+        return Optional.ofNullable(slaRejection);
+    }
+
+    /** @return wall-clock milliseconds when these isolation points started */
+    public long startedAtMillis() {
+        return startedAtMillis;
+    }
+
+    /** @return every SLA objective against what was measured at the last evaluation (once a second) */
+    public java.util.List<ObjectiveStatus> objectiveStatuses() {
+        return objectives.statuses();
+    }
+
+    /** @return the connections as the crosstalk point treats them, as of about half a second ago (empty without crosstalk) */
+    public java.util.List<ConnectionShare> connectionShares() {
+        return shares;
+    }
+
+    /** @return the poison edge detector's baseline (throughput and resources), once it has one */
+    public Optional<EdgeSample> throughputBaseline() {
+        return Optional.ofNullable(edgeBaseline);
+    }
+
+    /** @return the last sample the poison edge detector weighed against its baseline */
+    public Optional<EdgeSample> lastEdgeSample() {
+        return Optional.ofNullable(lastEdgeSample);
+    }
+
+    /** @return this node's resources, as of the last tick */
+    public LocalResourceSnapshot localResources() {
+        return localNow;
+    }
+
+    /** @return the last decisions of every runtime this ORB ran, numbered */
+    public RecentDecisions decisions() {
+        return decisions;
     }
 
     /**
@@ -279,13 +386,25 @@ public final class OrbIsolation implements AutoCloseable {
                 .replicaResolver(NamingReplicaResolver.of(orb)).build();
         services = withRegisteredReducers(services, sla);
         IsolationRuntime.Builder b = IsolationSetup.fromSla(sla, services).clock(clock).localLoad(this::localLoad);
-        sla.isolationPoints().poison().filter(org.irmi.sla.PoisonConfig::enabled)
-                .ifPresent(pc -> b.edges(EdgeDetector.of(SlaBindings.edges(pc)), this::edgeSample,
-                        SlaBindings.edgeSamplePeriodNanos(pc)));
+        EdgeDetector detector = sla.isolationPoints().poison().filter(org.irmi.sla.PoisonConfig::enabled)
+                .map(pc -> EdgeDetector.of(SlaBindings.edges(pc))).orElse(null);
+        if (detector != null) {
+            b.edges(detector, () -> {
+                EdgeSample s = edgeSample();
+                lastEdgeSample = s;
+                return s;
+            }, SlaBindings.edgeSamplePeriodNanos(sla.isolationPoints().poison().get()));
+        }
+        b.listener(decisions);
         b.listener(e -> LOG.info("irmi decision point={} stream={} module={} decision={} evidence={}",
                 e.point(), e.stream(), e.module(), e.decision(), e.evidence()));
         IsolationRuntime rt = b.build(); // its meters: bound once in the constructor, following the runtime in force
         rt.slowClient().ifPresent(sc -> queueGauges.forEach(sc::registerQueueGauge));
+        edgeDetector = detector;
+        if (detector == null) {
+            edgeBaseline = null;
+            lastEdgeSample = null;
+        }
         return rt;
     }
 
@@ -558,6 +677,9 @@ public final class OrbIsolation implements AutoCloseable {
                     reporter.setPoisonEpisode(rt.inPoisonEpisode());
                     driveCrosstalk(rt, now);
                     lastCrosstalk = now;
+                    if (ticks % 10 == 0) {
+                        publishViews(now);
+                    }
                 } else if (now - lastCrosstalk >= EARLY_CROSSTALK_NANOS) {
                     // Woken by the transport: a stream opened or became active. Budgets and buffers
                     // follow at once (at most every EARLY_CROSSTALK_NANOS), the rest at the next tick.
@@ -630,6 +752,56 @@ public final class OrbIsolation implements AutoCloseable {
         crosstalk.tick(now);
     }
 
+    /**
+     * Publishes what the dashboard reads and only this thread may compute: the edge detector's
+     * baseline, the resources, and the crosstalk point's view of each connection. TICKER THREAD.
+     */
+    private void publishViews(long now) {
+        EdgeDetector d = edgeDetector;
+        edgeBaseline = d == null ? null : d.baseline().orElse(null);
+        localNow = local.snapshot();
+        IrmiTransport transport = orb.transport().orElse(null);
+        QosCrosstalkPoint x = crosstalk;
+        if (transport == null || x == null) {
+            shares = java.util.List.of();
+            shareBytesSeen.clear();
+            return;
+        }
+        double seconds = Math.max(1e-3, (now - lastShareNanos) / 1e9);
+        lastShareNanos = now;
+        java.util.List<ConnectionView> open = transport.connections();
+        Map<Long, Long> deltas = new HashMap<>();
+        long total = 0;
+        double activeWeight = 0;
+        Map<Long, Long> seen = new HashMap<>();
+        for (ConnectionView c : open) {
+            long before = shareBytesSeen.getOrDefault(c.connectionId(), c.bytesRead());
+            long delta = Math.max(0, c.bytesRead() - before);
+            deltas.put(c.connectionId(), delta);
+            seen.put(c.connectionId(), c.bytesRead());
+            total += delta;
+        }
+        shareBytesSeen.clear();
+        shareBytesSeen.putAll(seen);
+        for (ConnectionView c : open) {
+            if (deltas.get(c.connectionId()) > 0) {
+                activeWeight += x.weightOf(c.connectionId());
+            }
+        }
+        java.util.List<ConnectionShare> out = new java.util.ArrayList<>(open.size());
+        for (ConnectionView c : open) {
+            long delta = deltas.get(c.connectionId());
+            double w = x.weightOf(c.connectionId());
+            boolean active = delta > 0;
+            out.add(new ConnectionShare(c.connectionId(), c.peerAddress(), w, active,
+                    active && activeWeight > 0 ? 100 * w / activeWeight : 0, c.readBudgetBytes(),
+                    x.receiveBufferBytes(c.connectionId()), c.bytesRead(), delta / seconds,
+                    total == 0 ? 0 : 100.0 * delta / total));
+        }
+        out.sort(java.util.Comparator.comparingLong(ConnectionShare::connectionId));
+        shares = java.util.List.copyOf(out);
+    }
+
     /** Stops the ticker, the SLA watcher and the resource monitor; unhooks nothing (the ORB is going away). */
     @Override
     public void close() {
@@ -644,6 +816,9 @@ public final class OrbIsolation implements AutoCloseable {
         local.close();
         if (metricsEndpoint != null) {
             metricsEndpoint.close();
+        }
+        if (dashboard != null) {
+            dashboard.close();
         }
     }
 

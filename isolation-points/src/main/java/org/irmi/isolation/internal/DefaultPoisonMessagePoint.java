@@ -437,6 +437,50 @@ public final class DefaultPoisonMessagePoint implements PoisonMessagePoint {
         LOG.info("irmi.poison filtered by hand signature={}", signature);
     }
 
+    @Override
+    public List<org.irmi.isolation.FilterStatus> filterStatuses(long nowNanos) {
+        List<org.irmi.isolation.FilterStatus> out = new java.util.ArrayList<>();
+        for (Map.Entry<String, FilterEntry> e : new java.util.TreeMap<>(filters).entrySet()) {
+            FilterEntry f = e.getValue();
+            synchronized (f) {
+                if (f.phase() == FilterEntry.Phase.READMITTED) {
+                    continue;
+                }
+                long age = Math.max(0, nowNanos - f.sinceNanos());
+                boolean filtered = f.phase() == FilterEntry.Phase.FILTERED;
+                out.add(new org.irmi.isolation.FilterStatus(e.getKey(), filtered ? "filtered" : "probation", age,
+                        f.coolDownNanos(), filtered ? Math.max(0, f.coolDownNanos() - age) : 0,
+                        f.timesFiltered(), f.healthyProbes(), f.probeInFlight()));
+            }
+        }
+        return out;
+    }
+
+    @Override
+    public java.util.Optional<EpisodeReport> openEpisode() {
+        Set<String> atRise;
+        long rise;
+        ConcurrentHashMap<String, Cost> costs;
+        int number;
+        synchronized (episodeLock) {
+            if (!inEpisode || s1 == null) {
+                return java.util.Optional.empty();
+            }
+            atRise = Set.copyOf(s1);
+            rise = risingNanos;
+            costs = episodeCosts;
+            number = analyzer.episodes() + 1;
+        }
+        Set<String> suspects = new java.util.TreeSet<>(atRise);
+        suspects.removeAll(signaturesInFlight());
+        Evidence.Builder ev = Evidence.builder();
+        new java.util.TreeMap<>(totals(costs)).forEach((sig, c) -> ev.put(sig + ".requests", c.requests())
+                .put(sig + ".cpuNanosPerRequest", c.cpuPerRequest())
+                .put(sig + ".allocatedBytesPerRequest", c.allocatedPerRequest()));
+        return java.util.Optional.of(new EpisodeReport(number, rise, -1, atRise, Set.copyOf(suspects), Set.of(),
+                null, Set.of(), ev.build()));
+    }
+
     /** @return requests in flight now (a gauge). */
     public int inFlightCount() {
         return inFlight.size();

@@ -157,6 +157,12 @@ public final class DefaultQosCrosstalkPoint implements QosCrosstalkPoint {
         return c == null ? 0 : c.bytesRead;
     }
 
+    @Override
+    public int receiveBufferBytes(long connectionId) {
+        Conn c = connections.get(connectionId);
+        return c == null ? UNTUNED : c.appliedReceiveBuffer;
+    }
+
     /** @return the budget last pushed to the tuner for the connection, -1 when none. */
     public int appliedBudget(long connectionId) {
         Conn c = connections.get(connectionId);

@@ -52,6 +52,9 @@ public final class DefaultSlowClientPoint implements SlowClientPoint {
         volatile String lastHost;
         volatile boolean triggered;
         volatile Evidence evidence = Evidence.NONE;
+        /** The window after the last tick (for dashboards). */
+        volatile PairWindow.Sample last;
+        volatile double appQueue = Double.NaN;
         long triggeredAtNanos;
 
         PairState(CausalPair pair, long windowNanos) {
@@ -227,6 +230,8 @@ public final class DefaultSlowClientPoint implements SlowClientPoint {
             }
             p.evidence = v.evidence();
             p.triggered = v.triggered();
+            p.last = s;
+            p.appQueue = appQueue;
         }
         for (HostState h : hosts.values()) {
             RemoteLoad r = h.report;
@@ -261,6 +266,36 @@ public final class DefaultSlowClientPoint implements SlowClientPoint {
             }
         }
         return false;
+    }
+
+    @Override
+    public List<org.irmi.isolation.CausalPairStatus> pairStatuses() {
+        List<org.irmi.isolation.CausalPairStatus> out = new ArrayList<>();
+        for (PairState p : byName.values()) {
+            PairWindow.Sample s = p.last;
+            CausalPair c = p.pair;
+            org.irmi.monitors.PairSnapshot w = new org.irmi.monitors.PairSnapshot(
+                    new org.irmi.monitors.CausalPair(c.name(), c.incoming().toString(), c.outgoing().toString(), c.fanOut()),
+                    s == null ? 0 : s.inRate(), s == null ? 0 : s.outRate(), s == null ? 0 : s.growthPerSecond(),
+                    s == null ? 0 : s.queueEstimate(), Double.isNaN(p.appQueue) ? java.util.OptionalLong.empty()
+                    : java.util.OptionalLong.of((long) p.appQueue));
+            out.add(new org.irmi.isolation.CausalPairStatus(w, p.lastHost, p.triggered, p.evidence));
+        }
+        return out;
+    }
+
+    @Override
+    public List<org.irmi.isolation.RemoteHostStatus> hostStatuses() {
+        List<org.irmi.isolation.RemoteHostStatus> out = new ArrayList<>();
+        for (Map.Entry<String, HostState> e : new java.util.TreeMap<>(hosts).entrySet()) {
+            HostState h = e.getValue();
+            double rtt;
+            synchronized (h) {
+                rtt = h.rttNanos;
+            }
+            out.add(new org.irmi.isolation.RemoteHostStatus(e.getKey(), h.report, rtt, h.triggered));
+        }
+        return out;
     }
 
     /** @return the pair's current evidence (for tests and metrics). */

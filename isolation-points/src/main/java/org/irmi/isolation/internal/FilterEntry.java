@@ -93,4 +93,6 @@ public final class FilterEntry {
     public int healthyProbes() { return healthyProbes; }
     public int timesFiltered() { return timesFiltered; }
     public boolean probeInFlight() { return probeInFlight; }
+    /** @return when the current phase began. */
+    public long sinceNanos() { return sinceNanos; }
 }

@@ -43,6 +43,8 @@ public final class DayTraderDeployment implements AutoCloseable {
     private final Process web;
     private final int webPort;
     private final String backendIor;
+    /** Set once, by the builder, before the deployment is handed out. */
+    private String backendDashboardUrl;
     private final Path workDir;
     private final OrbChoice orb;
     private final OperatorCredential operator;
@@ -71,6 +73,14 @@ public final class DayTraderDeployment implements AutoCloseable {
     /** {@code http://127.0.0.1:PORT/daytrader/}. */
     public String baseUrl() {
         return "http://127.0.0.1:" + webPort + "/daytrader/";
+    }
+
+    /**
+     * The I-RMI backend's dashboard of its isolation points, when its JVM was given {@code irmi.sla}
+     * and {@code irmi.dashboard.port} (see {@link Builder#backendJvmArgs}).
+     */
+    public java.util.Optional<String> backendDashboardUrl() {
+        return java.util.Optional.ofNullable(backendDashboardUrl);
     }
 
     /** The backend's stringified IOR (a {@link TradeServices} reference). */
@@ -383,8 +393,10 @@ public final class DayTraderDeployment implements AutoCloseable {
                 stop(backend);
                 throw e;
             }
-            return new DayTraderDeployment(backend, web, Integer.parseInt(webProps.getProperty("port")),
+            DayTraderDeployment deployment = new DayTraderDeployment(backend, web, Integer.parseInt(webProps.getProperty("port")),
                     backendProps.getProperty("ior"), dir, orb, operator);
+            deployment.backendDashboardUrl = backendProps.getProperty("dashboard");
+            return deployment;
         }
 
         private Process launch(String cpus, CpuQuota quota, List<String> jvmArgs, String mainClass, List<String> args,

@@ -12,10 +12,15 @@ import org.irmi.bench.daytrader.internal.Args;
  * <pre>
  * ./irmi daytrader [--orb irmi|jacorb] [--db h2|jdbc:postgresql://127.0.0.1:5432/test] [--schema NAME]
  *                  [--users 15000] [--quotes 10000] [--port 8080] [--threads 32] [--dir DIR]
+ *                  [--sla FILE] [--dashboard-port 0]
  * </pre>
+ * On I-RMI the backend runs with an SLA ({@code --sla}, else the bundled {@code backend-sla.yaml}
+ * copied to the run's directory) and the dashboard of its isolation points on
+ * {@code --dashboard-port} (0, the default: any free port), whose URL is printed.
  */
 public final class DayTraderMain {
-    private static final Set<String> OPTIONS = Set.of("orb", "db", "schema", "users", "quotes", "port", "threads", "dir");
+    private static final Set<String> OPTIONS = Set.of("orb", "db", "schema", "users", "quotes", "port", "threads", "dir",
+            "sla", "dashboard-port");
 
     private DayTraderMain() {
     }
@@ -33,15 +38,17 @@ public final class DayTraderMain {
             if (a.has("schema")) {
                 b.schema(a.get("schema", null));
             }
-            if (a.has("dir")) {
-                b.workDir(Path.of(a.get("dir", null)));
+            Path dir = a.has("dir") ? Path.of(a.get("dir", null)) : java.nio.file.Files.createTempDirectory("daytrader-");
+            b.workDir(dir);
+            if (orb == OrbChoice.IRMI) {
+                b.backendJvmArgs(isolationArgs(a, dir));
             }
             if (!orb.isAvailable()) {
                 throw new IllegalArgumentException("the I-RMI ORB is not built yet (no " + orb.orbClass()
                         + " on the class path); build it (mvn -B -q -pl irmi-orb install -DskipTests, then ./irmi build)"
                         + " or run ./irmi daytrader --orb jacorb");
             }
-        } catch (IllegalArgumentException e) {
+        } catch (IllegalArgumentException | java.io.IOException e) {
             System.err.println("daytrader: " + e.getMessage());
             System.exit(2);
             return;
@@ -65,6 +72,8 @@ public final class DayTraderMain {
         System.out.println("  poison:    curl " + bearer + " -d millis=4000 http://127.0.0.1:" + p + "/daytrader/poison");
         System.out.println("  audit:     curl " + bearer + " http://127.0.0.1:" + p + "/daytrader/audit");
         System.out.println("  series:    http://127.0.0.1:" + p + "/daytrader/timeseries.csv?tier=backend&since=0");
+        dt.backendDashboardUrl().ifPresent(u -> System.out.println("  dashboard: " + u
+                + "   (the backend's isolation points, live; SLA in " + dt.workDir() + ")"));
         System.out.println("  httperf (the paper's load, 4 sessions, 0.1 s think time, about 60 s):");
         System.out.println("    " + unmaskedFromFile(Httperf.paperLoad("127.0.0.1", p, 60, dt.operatorToken()), token));
         System.out.println("  httperf (saturating mix, 32 sessions, no think time):");
@@ -95,5 +104,26 @@ public final class DayTraderMain {
             }
         }
         return sb.toString();
+    }
+
+    /** The backend's {@code irmi.sla} (the bundled SLA copied to {@code dir} unless --sla names one) and dashboard port. */
+    private static java.util.List<String> isolationArgs(Args a, Path dir) throws java.io.IOException {
+        Path sla;
+        if (a.has("sla")) {
+            sla = Path.of(a.get("sla", null)).toAbsolutePath();
+            if (!java.nio.file.Files.isRegularFile(sla)) {
+                throw new IllegalArgumentException("--sla " + sla + ": no such file");
+            }
+        } else {
+            sla = dir.resolve("backend-sla.yaml").toAbsolutePath();
+            try (java.io.InputStream in = DayTraderMain.class.getResourceAsStream("backend-sla.yaml")) {
+                java.nio.file.Files.copy(in, sla, java.nio.file.StandardCopyOption.REPLACE_EXISTING);
+            }
+        }
+        int port = a.getInt("dashboard-port", 0, 0);
+        if (port > 65_535) {
+            throw new IllegalArgumentException("--dashboard-port must be 0..65535 (0: any free port), was " + port);
+        }
+        return java.util.List.of("-Dirmi.sla=" + sla, "-Dirmi.dashboard.port=" + port);
     }
 }

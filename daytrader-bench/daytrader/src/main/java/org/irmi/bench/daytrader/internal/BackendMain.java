@@ -73,8 +73,12 @@ public final class BackendMain {
         }, "backend-shutdown"));
         String ready = args.get("ready-file", null);
         if (ready != null) {
-            ChildProcessSupport.writeReadyFile(Path.of(ready), Map.of("ior", ior, "orb", orbChoice.flag(), "db", url,
+            Map<String, String> facts = new java.util.HashMap<>(Map.of("ior", ior, "orb", orbChoice.flag(), "db", url,
                     "users", Integer.toString(users), "quotes", Integer.toString(quotes)));
+            // the isolation points' dashboard, when the ORB was started with irmi.sla and irmi.dashboard.port
+            org.irmi.orb.IrmiORB.of(orb).flatMap(org.irmi.orb.IrmiORB::isolation)
+                    .flatMap(org.irmi.orb.isolation.OrbIsolation::dashboardUrl).ifPresent(u -> facts.put("dashboard", u));
+            ChildProcessSupport.writeReadyFile(Path.of(ready), facts);
         }
         System.err.println("backend: ready on " + orbChoice.flag() + " (" + orbChoice.orbClass() + ")");
         System.out.println(ior);

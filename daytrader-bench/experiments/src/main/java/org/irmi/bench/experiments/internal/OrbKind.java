@@ -78,6 +78,7 @@ public enum OrbKind {
             options.add("-Dorg.omg.CORBA.ORBSingletonClass=org.irmi.orb.IrmiORBSingleton");
             if (sla != null) {
                 options.add("-D" + SLA_PROPERTY + "=" + sla.toAbsolutePath());
+                options.addAll(DashboardOption.jvmOptions(sla));
             }
         }
         return options;

@@ -21,6 +21,7 @@ import org.irmi.bench.daytrader.OrbChoice;
 import org.irmi.bench.daytrader.SessionLog;
 import org.irmi.bench.daytrader.internal.ScenarioMix;
 import org.irmi.bench.experiments.RunContext;
+import org.irmi.bench.experiments.internal.DashboardOption;
 import org.irmi.bench.experiments.internal.OrbKind;
 import org.irmi.bench.experiments.internal.ProgressBar;
 import org.irmi.bench.experiments.internal.SlaFiles;
@@ -58,7 +59,9 @@ final class PoisonTrial {
         List<String> backendArgs = new ArrayList<>(backendJvmArgs);
         backendArgs.add("-DOAIAddr=127.0.0.1");
         if (variant.slaFile() != null) {
-            backendArgs.add("-D" + OrbKind.SLA_PROPERTY + "=" + SlaFiles.extract(context.resultsDir(), variant.slaFile()));
+            Path sla = SlaFiles.extract(context.resultsDir(), variant.slaFile());
+            backendArgs.add("-D" + OrbKind.SLA_PROPERTY + "=" + sla);
+            backendArgs.addAll(DashboardOption.jvmOptions(sla));
         }
         CpuQuota quota = null;
         if (mix.backendCores() > 0) {
