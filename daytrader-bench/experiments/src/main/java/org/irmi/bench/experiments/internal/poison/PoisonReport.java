@@ -173,11 +173,13 @@ final class PoisonReport {
         result.figure("irmi.falsePositives", irmi.isEmpty() ? Double.NaN : irmi.stream().mapToLong(PoisonRun::falsePositives).sum());
         result.figure("plain.auditProblems", sumOrNaN(plain));
         result.figure("irmi.auditProblems", irmi.isEmpty() ? Double.NaN : sumOrNaN(irmi));
-        result.goal(new Goal("poison", "false-positives", "normal operations failed on I-RMI per trial (neverFilter: login,"
-                + " logout, buy, sell only)", "%.0f", spread(plain, r -> (double) r.falsePositives()),
-                irmi.isEmpty() ? null : spread(irmi, r -> (double) r.falsePositives()), Bound.atMost(0), null));
-        result.goal(new Goal("poison", "audit", "DayTrader consistency audit problems after each trial", "%.0f",
-                spread(plain, PoisonRun::auditFigure), irmi.isEmpty() ? null : spread(irmi, PoisonRun::auditFigure),
+        // Every trial must be clean: the figure is the worst trial's, not a median that one clean
+        // variant could hide another's failures behind.
+        result.goal(new Goal("poison", "false-positives", "normal operations failed in the worst I-RMI trial (neverFilter:"
+                + " login, logout, buy, sell only)", "%.0f", worst(plain, r -> (double) r.falsePositives()),
+                irmi.isEmpty() ? null : worst(irmi, r -> (double) r.falsePositives()), Bound.atMost(0), null));
+        result.goal(new Goal("poison", "audit", "DayTrader consistency audit problems after the worst trial", "%.0f",
+                worst(plain, PoisonRun::auditFigure), irmi.isEmpty() ? null : worst(irmi, PoisonRun::auditFigure),
                 Bound.atMost(0), null));
     }
 
@@ -187,6 +189,16 @@ final class PoisonReport {
 
     private static Spread spread(List<PoisonRun> runs, ToDoubleFunction<PoisonRun> figure) {
         return Spread.of(runs.stream().map(r -> figure.applyAsDouble(r)).toList());
+    }
+
+    /** @return the largest of the runs' figures (NaN when one is NaN: an audit that could not run), as a spread of one */
+    private static Spread worst(List<PoisonRun> runs, ToDoubleFunction<PoisonRun> figure) {
+        double worst = Double.NEGATIVE_INFINITY;
+        for (PoisonRun r : runs) {
+            double v = figure.applyAsDouble(r);
+            worst = Double.isNaN(v) || Double.isNaN(worst) ? Double.NaN : Math.max(worst, v);
+        }
+        return Spread.of(List.of(runs.isEmpty() ? Double.NaN : worst));
     }
 
     /** @return the audit problems over the runs, or NaN when an audit could not run */
