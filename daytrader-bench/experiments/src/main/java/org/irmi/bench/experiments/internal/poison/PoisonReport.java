@@ -156,13 +156,13 @@ final class PoisonReport {
                         + " episodes, " + m + " load, I-RMI (cost attribution), % of the 3 s before", "%.0f%%", plainLater,
                         costLater, Bound.atLeast(90), drop));
                 result.goal(new Goal("poison", "identified-episode-cost-" + m, "episode after which I-RMI (cost attribution)"
-                        + " rejects the poison, " + m + " load", "%.0f", null, spread(cost, PoisonRun::identifiedFigure),
+                        + " rejects the poison, " + m + " load (never: episodes run + 1)", "%.0f", null, spread(cost, PoisonRun::identifiedFigure),
                         Bound.atMost(1), drop));
             }
             if (!setDiff.isEmpty()) {
                 result.figure("setdiff." + m + ".laterEpisodesPercent", spread(setDiff, PoisonRun::laterEpisodesPercent).median());
                 result.goal(new Goal("poison", "identified-episode-set-difference-" + m, "episode after which I-RMI (S1 - S2"
-                        + " set difference, attribution off) rejects the poison, " + m + " load", "%.0f", null,
+                        + " set difference, attribution off) rejects the poison, " + m + " load (never: episodes run + 1)", "%.0f", null,
                         spread(setDiff, PoisonRun::identifiedFigure), Bound.atMost(3), drop));
             }
         }

@@ -144,10 +144,14 @@ record PoisonRun(PoisonExperiment.Mix mix, Variant variant, int rep, BackendSeri
         return byProbe;
     }
 
-    /** @return identifiedInEpisode as a figure: NaN when never identified */
+    /**
+     * @return identifiedInEpisode as a figure; a trial that never identified the poison counts as
+     *     one episode more than it ran (it was not identified within them), so that the goal's median
+     *     cannot pass on the trials that did while the others failed
+     */
     double identifiedFigure() {
         int e = identifiedInEpisode();
-        return e == 0 ? Double.NaN : e;
+        return e == 0 ? episodes.size() + 1 : e;
     }
 
     /** @return seconds from the first poison call to the first rejected probe, NaN when none was */

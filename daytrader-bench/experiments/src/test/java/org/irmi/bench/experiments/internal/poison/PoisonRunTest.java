@@ -84,6 +84,7 @@ class PoisonRunTest {
         assertThat(run(threeRanThenRejected, 0).identifiedInEpisode()).as("by the first rejected call").isEqualTo(2);
         assertThat(run(threeRanThenRejected, 111_500).identifiedInEpisode()).as("by a probe after episode 1").isEqualTo(1);
         assertThat(run(threeRanThenRejected, 111_500).secondsToIdentify()).isCloseTo(6.5, within(1e-9));
-        assertThat(run(List.of(new PoisonExperiment.Call(105_000, 109_000, 200)), 0).identifiedFigure()).isNaN();
+        assertThat(run(List.of(new PoisonExperiment.Call(105_000, 109_000, 200)), 0).identifiedFigure())
+                .as("never identified in 1 episode: counts as not within it").isEqualTo(2.0);
     }
 }
