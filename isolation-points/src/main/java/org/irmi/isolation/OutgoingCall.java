@@ -1,6 +1,7 @@
 package org.irmi.isolation;
 
 import java.util.Objects;
+import org.irmi.monitors.StreamKey;
 
 /**
  * The client hook's view of one outgoing call, taken before its arguments are marshalled.

@@ -18,8 +18,8 @@ import org.irmi.isolation.PointKind;
 import org.irmi.isolation.RemoteLoad;
 import org.irmi.isolation.SlowClientConfig;
 import org.irmi.isolation.SlowClientPoint;
-import org.irmi.isolation.StreamKey;
 import org.irmi.isolation.Trigger;
+import org.irmi.monitors.StreamKey;
 
 /**
  * The slow-client point. The call path does a map lookup and a volatile read when nothing is
