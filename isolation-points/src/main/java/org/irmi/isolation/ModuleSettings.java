@@ -7,12 +7,17 @@ import java.util.Map;
 import java.util.Objects;
 import java.util.Optional;
 import java.util.function.LongSupplier;
+import java.util.function.Supplier;
+import java.util.regex.Pattern;
+import org.irmi.sla.internal.Units;
 
 /**
  * The parameters an SLA gives one adaptation module, plus the services it may use (a monotonic
  * clock, a replica resolver, an application's parameter reducer). Values may be numbers, {@link
- * Duration}s or strings with units ({@code 250ms}, {@code 5s}, {@code 64KiB}, {@code 80%}); the
- * typed getters convert and name the parameter in every error.
+ * Duration}s or strings written with the SLA's units ({@code 250ms}, {@code 5s}, {@code 64KiB},
+ * {@code 80%}; the SLA's one unit parser reads them, so a parameter is spelled the same in a
+ * module's settings as anywhere else in the SLA); the typed getters convert and name the parameter
+ * in every error.
  *
  * @param module   the module's name, for error messages
  * @param params   the parameters, unmodifiable
@@ -23,6 +28,8 @@ import java.util.function.LongSupplier;
 public record ModuleSettings(String module, Map<String, Object> params,
                              Map<Class<?>, Object> services, LongSupplier nanoClock,
                              AdaptationModule fallback) {
+    private static final Pattern WHOLE_NUMBER = Pattern.compile("[+-]?[0-9]+");
+
     public ModuleSettings {
         Objects.requireNonNull(module, "module");
         params = Collections.unmodifiableMap(new LinkedHashMap<>(params));
@@ -80,7 +87,7 @@ public record ModuleSettings(String module, Map<String, Object> params,
         return v == null ? def : v.toString();
     }
 
-    /** @return a long parameter within [min, max], or the default. */
+    /** @return a long parameter within [min, max] (a count, or a size such as {@code 64KiB}), or the default. */
     public long integer(String key, long def, long min, long max) {
         Object v = params.get(key);
         long value;
@@ -89,7 +96,9 @@ public record ModuleSettings(String module, Map<String, Object> params,
         } else if (v instanceof Number n) {
             value = n.longValue();
         } else {
-            value = Units.parseBytesOrCount(v.toString(), where(key));
+            String text = v.toString().trim();
+            value = parsed(key, () -> WHOLE_NUMBER.matcher(text).matches() ? Long.parseLong(text)
+                    : Units.parseBytes(text));
         }
         return check(key, value, min, max);
     }
@@ -103,7 +112,9 @@ public record ModuleSettings(String module, Map<String, Object> params,
         } else if (v instanceof Number n) {
             value = n.doubleValue();
         } else {
-            value = Units.parseDecimal(v.toString(), where(key));
+            String text = v.toString().trim();
+            value = parsed(key, () -> text.endsWith("%") ? Units.parsePercent(text) / 100.0
+                    : Double.parseDouble(text));
         }
         if (!(value >= min && value <= max)) {
             throw new IllegalArgumentException(where(key) + " must be between " + min + " and "
@@ -124,7 +135,7 @@ public record ModuleSettings(String module, Map<String, Object> params,
             throw new IllegalArgumentException(where(key) + " needs a unit (e.g. `" + n
                     + "ms`), was " + n);
         } else {
-            value = Units.parseNanos(v.toString(), where(key));
+            value = parsed(key, () -> Units.parseDuration(v.toString()).toNanos());
         }
         if (value < min.toNanos() || value > max.toNanos()) {
             throw new IllegalArgumentException(where(key) + " must be between " + min + " and "
@@ -158,6 +169,19 @@ public record ModuleSettings(String module, Map<String, Object> params,
                     + max + ", was " + value);
         }
         return value;
+    }
+
+    private <T> T parsed(String key, Supplier<T> parse) {
+        try {
+            return parse.get();
+        } catch (NumberFormatException e) {
+            throw new IllegalArgumentException(where(key) + ": expected a number, got `" + params.get(key)
+                    + "`", e);
+        } catch (IllegalArgumentException e) {
+            throw new IllegalArgumentException(where(key) + ": " + e.getMessage(), e);
+        } catch (ArithmeticException e) {
+            throw new IllegalArgumentException(where(key) + ": `" + params.get(key) + "` is too large", e);
+        }
     }
 
     private String where(String key) {

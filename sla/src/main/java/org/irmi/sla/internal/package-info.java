@@ -2,6 +2,8 @@
  * Implementation of the SLA loader: the node-level binder with positioned error collection
  * ({@code SlaBinder}, {@code Section}), the key lists shared with the JSON Schema test
  * ({@code SlaKeys}), units ({@code Units}), suggestions ({@code Suggest}), the renderer
- * ({@code SlaRenderer}) and the file watcher ({@code FileSlaWatcher}). Not an API.
+ * ({@code SlaRenderer}) and the file watcher ({@code FileSlaWatcher}). Not an API, with one
+ * exception: {@code Units} is I-RMI's one parser of unit-bearing values, and the isolation points'
+ * {@code ModuleSettings} reads adaptation-module parameters with it.
  */
 package org.irmi.sla.internal;
