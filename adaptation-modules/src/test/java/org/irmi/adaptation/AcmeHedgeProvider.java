@@ -7,6 +7,8 @@ import org.irmi.isolation.MinorCodes;
 import org.irmi.isolation.ModuleSettings;
 import org.irmi.isolation.SystemExceptionKind;
 import org.irmi.isolation.Trigger;
+import org.irmi.sla.SlaParam;
+import org.irmi.sla.SlaParams;
 
 /** A third party's module, found by its namespaced name through ServiceLoader (test class path). */
 public final class AcmeHedgeProvider implements AdaptationModuleProvider {
@@ -17,12 +19,12 @@ public final class AcmeHedgeProvider implements AdaptationModuleProvider {
 
     @Override
     public AdaptationModule create(ModuleSettings settings) {
-        for (String key : settings.params().keySet()) {
-            if (!key.equals("copies")) {
-                throw new IllegalArgumentException("com.acme.hedge: unknown parameter `" + key + "`");
-            }
+        SlaParams p = settings.params();
+        p.allowOnly("copies");
+        long copies = p.get("copies").map(SlaParam::asLong).orElse(1L);
+        if (copies < 1 || copies > 10) {
+            throw p.require("copies").error("must be between 1 and 10, was " + copies);
         }
-        long copies = settings.integer("copies", 1, 1, 10);
         return new AdaptationModule() {
             @Override
             public String name() {

@@ -8,14 +8,21 @@ import org.irmi.isolation.AdaptationModule;
 import org.irmi.isolation.Decision;
 import org.irmi.isolation.IsolationRuntime;
 import org.irmi.isolation.MinorCodes;
-import org.irmi.isolation.ModuleSettings;
 import org.irmi.isolation.SystemExceptionKind;
 import org.irmi.monitors.ManualClock;
+import org.irmi.sla.ActionConfig;
 import org.irmi.sla.Sla;
+import org.irmi.sla.SlaException;
 import org.junit.jupiter.api.Test;
 
 class AdaptationModulesTest {
     private final ManualClock clock = new ManualClock();
+
+    /** @return the poison point's action of {@code s.yaml}, whose poison section is {@code poisonLines}. */
+    private static ActionConfig poisonAction(String poisonLines) {
+        return Sla.parse("service: s\nisolationPoints:\n  poison:\n" + poisonLines, "s.yaml")
+                .isolationPoints().poison().orElseThrow().action();
+    }
 
     @Test
     void shouldFindEveryBuiltInByName() {
@@ -24,11 +31,33 @@ class AdaptationModulesTest {
     }
 
     @Test
-    void shouldSuggestTheClosestNameWhenAModuleIsUnknown() {
-        assertThatThrownBy(() -> AdaptationModules.create(ModuleSettings.of("short-circiut")))
-                .isInstanceOf(IllegalArgumentException.class)
-                .hasMessageContaining("unknown adaptation module `short-circiut`")
-                .hasMessageContaining("did you mean `short-circuit`?");
+    void shouldNameAThirdPartyModuleThatIsNotOnTheClassPathAtItsPosition() {
+        ActionConfig action = poisonAction("    action: {module: com.acme.hegde, copies: 2}\n");
+        assertThatThrownBy(() -> AdaptationModules.fromAction(action, ModuleServices.defaults()))
+                .isInstanceOf(SlaException.class)
+                .hasMessageStartingWith("s.yaml:4:13: isolationPoints.poison.action.module: "
+                        + "unknown adaptation module 'com.acme.hegde'")
+                .hasMessageContaining("[com.acme.hedge]");
+    }
+
+    @Test
+    void shouldBuildABuiltInWithTheValuesTheSlaSet() {
+        Sla sla = Sla.parse("""
+                service: s
+                isolationPoints:
+                  slowClient:
+                    action: {module: throttle, rate: 10/s, burst: 2}
+                """, "s.yaml");
+        AdaptationModule m = AdaptationModules.fromAction(
+                sla.isolationPoints().slowClient().orElseThrow().action(),
+                ModuleServices.builder().nanoClock(clock::nanoTime).build());
+        long now = clock.nanoTime();
+        assertThat(m.decide(Triggers.slowClient(now))).isEqualTo(Decision.proceed());
+        assertThat(m.decide(Triggers.slowClient(now))).isEqualTo(Decision.proceed());
+        // burst 2 spent: the next tokens come every 1/10 s, and no further than burst / rate ahead
+        assertThat(m.decide(Triggers.slowClient(now))).isEqualTo(new Decision.Throttle(100_000_000L));
+        assertThat(m.decide(Triggers.slowClient(now))).isEqualTo(new Decision.Throttle(200_000_000L));
+        assertThat(m.decide(Triggers.slowClient(now))).isInstanceOf(Decision.Reject.class);
     }
 
     @Test
@@ -128,15 +157,17 @@ class AdaptationModulesTest {
 
     @Test
     void shouldFindAThirdPartyModuleAndPassItsParametersThrough() {
-        Sla sla = Sla.parse("""
-                service: s
-                isolationPoints:
-                  poison:
-                    action: {module: com.acme.hedge, copies: 2}
-                """, "s.yaml");
         AdaptationModule m = AdaptationModules.fromAction(
-                sla.isolationPoints().poison().orElseThrow().action(), ModuleServices.defaults());
+                poisonAction("    action: {module: com.acme.hedge, copies: 2}\n"), ModuleServices.defaults());
         assertThat(m.name()).isEqualTo("com.acme.hedge");
         assertThat(((Decision.Reject) m.decide(Triggers.poison(0))).reason()).isEqualTo("hedged x2");
+    }
+
+    @Test
+    void shouldReportAThirdPartyModulesOwnCheckAtTheParametersPosition() {
+        ActionConfig action = poisonAction("    action:\n      module: com.acme.hedge\n      copies: 20\n");
+        assertThatThrownBy(() -> AdaptationModules.fromAction(action, ModuleServices.defaults()))
+                .isInstanceOf(SlaException.class)
+                .hasMessage("s.yaml:6:15: isolationPoints.poison.action.copies: must be between 1 and 10, was 20");
     }
 }

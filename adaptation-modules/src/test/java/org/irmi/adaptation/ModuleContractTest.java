@@ -8,33 +8,42 @@ import java.util.Map;
 import java.util.stream.Stream;
 import org.irmi.isolation.AdaptationModule;
 import org.irmi.isolation.Decision;
-import org.irmi.isolation.ModuleSettings;
 import org.irmi.monitors.ManualClock;
+import org.irmi.sla.Sla;
+import org.irmi.sla.SlaException;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.MethodSource;
 
-/** The SPI's contract, run against every module found on the class path by name. */
+/**
+ * The SPI's contract, run against every module found by name (the built-ins and the third-party
+ * ones on the class path), each built the way an SLA builds it: from the action map of an SLA file.
+ */
 class ModuleContractTest {
     private static final ManualClock CLOCK = new ManualClock();
 
-    /** The smallest valid parameters of each built-in. */
-    private static final Map<String, Map<String, Object>> MINIMAL = Map.of(
-            "reroute", Map.of("replicas", "irmi/sink.replicas"),
-            "degrade", Map.of("reducer", "halve"),
-            "throttle", Map.of("rate", "5/s".replace("/s", "")),
-            "defer", Map.of("manualTick", true));
+    /** The smallest valid parameters of each module, as written in an action map. */
+    private static final Map<String, String> MINIMAL = Map.of(
+            "reroute", ", replicas: irmi/sink.replicas",
+            "degrade", ", reducer: halve",
+            "throttle", ", rate: 5/s");
 
     static Stream<String> names() {
         return AdaptationModules.names().stream();
     }
 
     private static AdaptationModule create(String name) {
+        return create(name, MINIMAL.getOrDefault(name, ""));
+    }
+
+    private static AdaptationModule create(String name, String params) {
         ModuleServices services = ModuleServices.builder().nanoClock(CLOCK::nanoTime)
                 .background(Runnable::run)
                 .replicaResolver(n -> List.of(new ReplicaResolver.Replica("r1", "IOR:r1")))
                 .reducer("halve", (op, args) -> new Object[]{"half"}).build();
-        return AdaptationModules.create(new ModuleSettings(name, MINIMAL.getOrDefault(name, Map.of()),
-                Map.of(ModuleServices.class, services), CLOCK::nanoTime, null));
+        Sla sla = Sla.parse("service: s\nisolationPoints:\n  slowClient:\n    action: {module: " + name
+                + params + "}\n", "contract.yaml");
+        return AdaptationModules.fromAction(sla.isolationPoints().slowClient().orElseThrow().action(),
+                services);
     }
 
     @ParameterizedTest
@@ -61,11 +70,10 @@ class ModuleContractTest {
 
     @ParameterizedTest
     @MethodSource("names")
-    void shouldRefuseAnUnknownParameterByName(String name) {
-        ModuleSettings s = new ModuleSettings(name, Map.of("treshold", 1), Map.of(),
-                CLOCK::nanoTime, null);
-        assertThatThrownBy(() -> AdaptationModules.create(s))
-                .isInstanceOf(IllegalArgumentException.class).hasMessageContaining("treshold");
+    void shouldRefuseAnUnknownParameterByNameAtItsPosition(String name) {
+        assertThatThrownBy(() -> create(name, MINIMAL.getOrDefault(name, "") + ", treshold: 1"))
+                .isInstanceOf(SlaException.class).hasMessageContaining("unknown key 'treshold'")
+                .hasMessageStartingWith("contract.yaml:4:");
     }
 
     @ParameterizedTest
@@ -93,5 +101,8 @@ class ModuleContractTest {
             t.join(10_000);
         }
         assertThat(failures.get()).isZero();
+        if (m instanceof AutoCloseable c) {
+            c.close();
+        }
     }
 }

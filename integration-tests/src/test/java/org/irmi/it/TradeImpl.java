@@ -10,6 +10,8 @@ public class TradeImpl implements Trade {
     final AtomicLong delivered = new AtomicLong();
     /** When each delivery completed here ({@link System#nanoTime}). */
     final java.util.Queue<Long> deliveredAt = new java.util.concurrent.ConcurrentLinkedQueue<>();
+    /** When the event of each sequence number ({@link PrimaryImpl#sequence}) was delivered here. */
+    final java.util.Map<Long, Long> deliveredBySequence = new java.util.concurrent.ConcurrentHashMap<>();
     final AtomicLong poisons = new AtomicLong();
     final AtomicLong smallEvents = new AtomicLong();
     /** While &gt; 0, each delivery takes this long (a secondary slowed by stress elsewhere). */
@@ -50,8 +52,10 @@ public class TradeImpl implements Trade {
             // starving the primary, which shares this JVM and this 2-core machine
             LockSupport.parkNanos(slow);
         }
+        long now = System.nanoTime();
         delivered.incrementAndGet();
-        deliveredAt.add(System.nanoTime());
+        deliveredAt.add(now);
+        deliveredBySequence.put(PrimaryImpl.sequence(event), now);
         if (event.length <= 1024) {
             smallEvents.incrementAndGet();
         }

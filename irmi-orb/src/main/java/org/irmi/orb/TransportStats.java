@@ -9,7 +9,8 @@ package org.irmi.orb;
  * @param messagesRead           complete GIOP messages read (fragments reassembled count once)
  * @param bytesRead              bytes read from all connections
  * @param messageErrorsSent      MessageError replies sent for malformed input
- * @param oversizeRefused        messages refused because their declared size exceeded the maximum
+ * @param oversizeRefused        messages refused because their declared size exceeded the maximum message size,
+ *                               and requests declared larger than the inbound budget could hold (answered NO_MEMORY)
  * @param earlyRejections        requests answered on the reader thread by the server request hook
  * @param handoffRejections      requests answered TRANSIENT because the hand-off queue was full
  * @param cancelledRequests      requests dropped from the hand-off queue by CancelRequest

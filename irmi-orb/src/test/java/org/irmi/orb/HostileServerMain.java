@@ -50,6 +50,6 @@ public final class HostileServerMain {
     private static String stats(ORB server) {
         TransportStats s = Orbs.transport(server).stats();
         return "held=" + s.inboundHeldBytes() + " limit=" + s.inboundLimitBytes() + " pauses=" + s.budgetPauses()
-                + " closes=" + s.budgetCloses() + " open=" + s.openConnections() + " acceptFailures=" + s.acceptFailures();
+                + " closes=" + s.budgetCloses() + " oversize=" + s.oversizeRefused() + " open=" + s.openConnections() + " acceptFailures=" + s.acceptFailures();
     }
 }

@@ -169,7 +169,7 @@ class InboundMemoryTest {
                 long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(30);
                 while (System.nanoTime() < deadline) {
                     stats = server.stats();
-                    if (stats.getOrDefault("pauses", 0L) + stats.getOrDefault("closes", 0L) > 0) {
+                    if (stats.getOrDefault("oversize", 0L) >= 24) {
                         break;
                     }
                     assertThat(echo.echoString("waiting")).isEqualTo("waiting");
@@ -179,8 +179,9 @@ class InboundMemoryTest {
                 assertThat(server.output()).doesNotContain("OutOfMemoryError");
                 assertThat(stats.get("limit")).as("default budget: a quarter of the max heap")
                         .isEqualTo(Math.max(8 * MIB, stats.get("maxHeap") / 4));
-                assertThat(stats.get("pauses") + stats.get("closes")).as("streamers stopped by the budget; " + stats)
-                        .isPositive();
+                // 64 and 48 MiB could never be held in a budget of 16 MiB: refused at their headers
+                assertThat(stats.get("oversize")).as("bombs and streamers refused at their headers; " + stats)
+                        .isGreaterThanOrEqualTo(24);
                 assertThat(stats.get("held")).isLessThanOrEqualTo(stats.get("limit"));
                 assertThat(echo.echoString("after")).isEqualTo("after");
             } finally {
@@ -191,6 +192,57 @@ class InboundMemoryTest {
                     Orbs.destroy(client);
                 }
             }
+        }
+    }
+
+    /**
+     * JacORB's bug619 case: a request larger than the server could ever hold is answered with
+     * {@code NO_MEMORY}, completed NO, and the same connection then serves the next request, as on
+     * stock JacORB. Not a byte of the refused body is held.
+     */
+    @Test
+    void shouldAnswerNoMemoryToARequestLargerThanTheBudgetAndKeepServingTheConnection() throws Exception {
+        long limit = 4 * MIB; // the largest message it could hold is 3 MiB (the high-water mark)
+        ORB server = Orbs.irmi("irmi.transport.max_inbound_bytes", String.valueOf(limit));
+        ORB client = Orbs.stock();
+        try {
+            String ior = Orbs.serve(server, new EchoServant());
+            IrmiTransport t = Orbs.transport(server);
+            TransportStats before = t.stats();
+            // on one raw socket: refused, then served, then refused again
+            try (GiopClient c = new GiopClient(t.port())) {
+                byte[] key = GiopClient.objectKey(client.string_to_object(ior));
+                for (int round = 0; round < 2; round++) {
+                    c.send(GiopClient.request12(10 + round, key, "echoBytes", GiopClient.bytesArg(new byte[5 * (int) MIB]), true));
+                    byte[] refused = c.readMessage();
+                    assertThat(GiopClient.requestIdOfReply(refused)).isEqualTo(10 + round);
+                    assertThat(GiopClient.replyStatus(refused)).as("SYSTEM_EXCEPTION").isEqualTo(2);
+                    assertThat(GiopClient.exceptionId(refused)).isEqualTo("IDL:omg.org/CORBA/NO_MEMORY:1.0");
+                    c.send(GiopClient.request12(20 + round, key, "echoString", GiopClient.stringArg("next " + round), true));
+                    byte[] next = c.readMessage();
+                    assertThat(GiopClient.requestIdOfReply(next)).isEqualTo(20 + round);
+                    assertThat(GiopClient.stringResult(next)).isEqualTo("next " + round);
+                    assertThat(t.stats().inboundHeldBytes()).as("nothing of the refused body held").isZero();
+                }
+            }
+            // a stock JacORB client sees NO_MEMORY (minor REQUEST_OVER_BUDGET, completed NO) and goes on
+            Echo echo = EchoHelper.narrow(client.string_to_object(ior));
+            byte[] small = new byte[(int) MIB]; // request and reply held at once: 2 MiB of the 4
+            small[7] = 7;
+            assertThat(echo.echoBytes(small)).isEqualTo(small);
+            org.omg.CORBA.NO_MEMORY e = org.junit.jupiter.api.Assertions.assertThrows(org.omg.CORBA.NO_MEMORY.class,
+                    () -> echo.echoBytes(new byte[5 * (int) MIB]));
+            assertThat(e.minor).isEqualTo(org.irmi.isolation.MinorCodes.REQUEST_OVER_BUDGET);
+            assertThat(e.completed).isEqualTo(org.omg.CORBA.CompletionStatus.COMPLETED_NO);
+            assertThat(echo.echoString("after")).isEqualTo("after");
+            TransportStats after = t.stats();
+            assertThat(after.oversizeRefused() - before.oversizeRefused()).isEqualTo(3);
+            assertThat(after.messageErrorsSent()).isEqualTo(before.messageErrorsSent());
+            assertThat(after.budgetCloses()).as("the server closed nothing").isEqualTo(before.budgetCloses());
+            assertThat(after.stallCloses()).isEqualTo(before.stallCloses());
+            assertThat(after.inboundHeldBytes()).isZero();
+        } finally {
+            Orbs.destroy(client, server);
         }
     }
 

@@ -1,8 +1,9 @@
 package org.irmi.isolation;
 
 /**
- * The SPI of a policy that decides what happens to a call an isolation point has flagged. Found
- * by the name an SLA gives it through {@link AdaptationModuleProvider} and {@code ServiceLoader}.
+ * The SPI of a policy that decides what happens to a call an isolation point has flagged. Built by
+ * the name an SLA gives it: a built-in from its typed SLA config, a third party's through its
+ * {@link AdaptationModuleProvider}, found by {@code ServiceLoader}.
  *
  * <p>THREAD SAFETY: {@link #decide} is called concurrently by every thread that passes the point
  * (application threads on the client, the selector thread on the server) and must not block, sleep

@@ -34,6 +34,8 @@ public final class MinorCodes {
     public static final int SHORT_CIRCUIT_UNSUPPORTED = VMCID | 0x11;
     /** The RMI-IIOP value filter refused a value (its class, depth, array length, references or bytes). */
     public static final int VALUE_REFUSED = VMCID | 0x12;
+    /** Transport: a request larger than the inbound memory budget could hold, refused at its header ({@code NO_MEMORY}). */
+    public static final int REQUEST_OVER_BUDGET = VMCID | 0x13;
 
     private MinorCodes() {
     }
@@ -58,6 +60,7 @@ public final class MinorCodes {
             case HANDOFF_FULL -> "HANDOFF_FULL";
             case SHORT_CIRCUIT_UNSUPPORTED -> "SHORT_CIRCUIT_UNSUPPORTED";
             case VALUE_REFUSED -> "VALUE_REFUSED";
+            case REQUEST_OVER_BUDGET -> "REQUEST_OVER_BUDGET";
             default -> "0x" + Integer.toHexString(minor);
         };
     }

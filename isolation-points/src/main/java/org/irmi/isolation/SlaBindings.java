@@ -76,8 +76,9 @@ public final class SlaBindings {
                 .recoveryPercent(Math.min(EdgeDetectorConfig.DEFAULT_RECOVERY_PERCENT, pc.throughputDropPercent() / 2))
                 .resourceRisePercent(pc.resourceRisePercent())
                 .baselineSamples(baselineSamples)
-                .minBaselineSamples(Math.min(EdgeDetectorConfig.DEFAULT_MIN_BASELINE_SAMPLES,
-                        baselineSamples))
+                // the SLA's baseline is its whole baselineWindow: no edge until a full window of
+                // traffic has been seen (a 3-sample baseline at start-up took cold requests for a drop)
+                .minBaselineSamples(baselineSamples)
                 .resources(pc.resources().stream()
                         .map(r -> org.irmi.monitors.EdgeEvent.Resource.valueOf(r.name()))
                         .toList())

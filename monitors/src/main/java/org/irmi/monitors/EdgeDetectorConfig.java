@@ -18,7 +18,9 @@ import org.irmi.monitors.EdgeEvent.Resource;
  *   <li>{@code recoveryPercent} (R &lt; X, the hysteresis): falling edge when throughput is back above
  *       {@code baseline * (1 - R/100)} for {@code recoverySamples} samples in a row;</li>
  *   <li>{@code baselineSamples}: the baseline is the mean of the last that many normal samples;
- *       no edge is reported before {@code minBaselineSamples} of them;</li>
+ *       no edge is reported while fewer than {@code minBaselineSamples} of them carried traffic
+ *       (throughput at least {@code minBaselineThroughput}): samples from before the load began
+ *       are no baseline for a drop in it;</li>
  *   <li>{@code minBaselineThroughput}: below it throughput is too low for a drop to mean anything;</li>
  *   <li>floors: a resource's baseline is taken as at least its floor, so an idle baseline of 0 does
  *       not turn noise into an infinite rise;</li>
@@ -185,7 +187,7 @@ public final class EdgeDetectorConfig {
             return this;
         }
 
-        /** @param count normal samples needed before any edge, &gt;= 1 and &lt;= baselineSamples @return this */
+        /** @param count baseline samples with traffic needed before any edge, &gt;= 1 and &lt;= baselineSamples @return this */
         public Builder minBaselineSamples(int count) {
             this.minBaselineSamples = atLeast(count, 1, "minBaselineSamples");
             return this;

@@ -50,6 +50,23 @@ class EdgeDetectorTest {
     }
 
     @Test
+    void shouldBuildTheBaselineFromSamplesWithTrafficBeforeAnyEdge() {
+        // a server idle before its load begins: four samples without traffic fill the ring
+        for (int i = 0; i < 4; i++) {
+            assertThat(detector.onSample(sample(i, 0, 0.05, 0, 0))).isEmpty();
+        }
+        // the load ramps up: two samples with traffic, then the first cold requests stall it
+        assertThat(detector.onSample(sample(4, 20, 0.5, 0.01, 1e6))).isEmpty();
+        assertThat(detector.onSample(sample(5, 40, 0.8, 0.01, 2e6))).isEmpty();
+        assertThat(detector.onSample(sample(6, 2, 0.9, 0.02, 1e5)))
+                .as("two samples with traffic are no baseline (the ring's idle ones do not count)").isEmpty();
+        // once three of the ring's samples carried traffic, a drop is an edge again
+        assertThat(detector.onSample(sample(7, 100, 1.0, 0.02, 10e6))).isEmpty();
+        assertThat(detector.onSample(sample(8, 100, 1.0, 0.02, 10e6))).isEmpty();
+        assertThat(detector.onSample(sample(9, 10, 2.0, 0.10, 10e6))).containsInstanceOf(RisingEdge.class);
+    }
+
+    @Test
     void shouldNotRaiseWhenThroughputDropsExactlyX() {
         steady(4);
         assertThat(detector.onSample(sample(4, 70, 3.0, 0.5, 50e6))).isEmpty();

@@ -18,6 +18,10 @@ public sealed interface ModuleConfig
   String THROTTLE = "throttle";
   String ADAPTIVE_LIMIT = "adaptive-limit";
 
+  /** Every built-in module name, in the order the reference lists them. */
+  java.util.List<String> BUILT_IN =
+      java.util.List.of(REJECT, SHORT_CIRCUIT, REROUTE, DEFER, DEGRADE, THROTTLE, ADAPTIVE_LIMIT);
+
   /** The module name as written in the SLA ({@code reject}, ..., or a third-party name). */
   String name();
 }

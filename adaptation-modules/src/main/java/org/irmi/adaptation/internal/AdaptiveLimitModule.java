@@ -17,7 +17,7 @@ import org.irmi.isolation.Trigger;
  * without a sample, so that cancellations never count as overload.
  */
 public final class AdaptiveLimitModule implements AdaptationModule {
-    public static final String NAME = "adaptive-limit";
+    public static final String NAME = org.irmi.sla.ModuleConfig.ADAPTIVE_LIMIT;
     private final LimitAlgorithm algorithm;
     private final AtomicInteger inFlight = new AtomicInteger();
     private volatile int limit;

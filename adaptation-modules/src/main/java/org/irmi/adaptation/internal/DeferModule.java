@@ -26,7 +26,7 @@ import org.irmi.isolation.Trigger;
  * the owner.
  */
 public final class DeferModule implements AdaptationModule, AutoCloseable {
-    public static final String NAME = "defer";
+    public static final String NAME = org.irmi.sla.ModuleConfig.DEFER;
     private final DeferQueue queue;
     private final long retryDelayNanos;
     private final long maxWaitNanos;

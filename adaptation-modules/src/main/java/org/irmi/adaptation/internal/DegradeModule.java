@@ -14,7 +14,7 @@ import org.irmi.isolation.Trigger;
  * (degrading is a soft measure: it never refuses on its own).
  */
 public final class DegradeModule implements AdaptationModule {
-    public static final String NAME = "degrade";
+    public static final String NAME = org.irmi.sla.ModuleConfig.DEGRADE;
     private final Decision.Degrade decision;
     private final Optional<AdaptationModule> fallback;
 

@@ -14,7 +14,7 @@ import org.irmi.isolation.Trigger;
  * MinorCodes#REJECTED_BY_POLICY} otherwise.
  */
 public final class RejectModule implements AdaptationModule {
-    public static final String NAME = "reject";
+    public static final String NAME = org.irmi.sla.ModuleConfig.REJECT;
     private final SystemExceptionKind kind;
     private final Integer minor;
     private final String reason;

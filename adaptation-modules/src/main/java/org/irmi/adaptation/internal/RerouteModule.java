@@ -24,7 +24,7 @@ import org.slf4j.LoggerFactory;
  * module, or is rejected with {@code TRANSIENT}, {@link MinorCodes#NO_REPLICA}.
  */
 public final class RerouteModule implements AdaptationModule {
-    public static final String NAME = "reroute";
+    public static final String NAME = org.irmi.sla.ModuleConfig.REROUTE;
     private static final Logger LOG = LoggerFactory.getLogger(RerouteModule.class);
     private final String replicasName;
     private final ReplicaResolver resolver;

@@ -11,7 +11,7 @@ import org.irmi.isolation.Trigger;
  * A oneway is dropped, unless {@code dropOneways} is false, in which case it proceeds.
  */
 public final class ShortCircuitModule implements AdaptationModule {
-    public static final String NAME = "short-circuit";
+    public static final String NAME = org.irmi.sla.ModuleConfig.SHORT_CIRCUIT;
     private final String result;
     private final boolean dropOneways;
     private final Decision.ShortCircuit decision;

@@ -16,7 +16,7 @@ import org.irmi.isolation.Trigger;
  * the server (the reader never waits) a call without a token is rejected at once.
  */
 public final class ThrottleModule implements AdaptationModule {
-    public static final String NAME = "throttle";
+    public static final String NAME = org.irmi.sla.ModuleConfig.THROTTLE;
     private final TokenBucket bucket;
     private final LongSupplier nanoClock;
     private final long maxWaitNanos;

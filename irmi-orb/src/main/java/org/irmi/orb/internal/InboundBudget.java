@@ -18,7 +18,10 @@ import java.util.concurrent.atomic.AtomicLong;
  *       requests of other clients, keep being read;</li>
  *   <li>above the limit, the connections holding the most are closed until it is met;</li>
  *   <li>a paused connection is read again when what it still needs to complete its message fits
- *       under the high-water mark; if it never does, the stall timeout closes it.</li>
+ *       under the high-water mark; if it never does, the stall timeout closes it;</li>
+ *   <li>a request declared larger than the high-water mark could never complete: it is refused at
+ *       its header with {@code NO_MEMORY}, and its bytes are dropped as they arrive
+ *       ({@link RefusedRequest}).</li>
  * </ul>
  * Pure arithmetic: the selector loop acts on the answers.
  *
@@ -53,6 +56,15 @@ final class InboundBudget {
     static long defaultLimit(long maxHeapBytes) {
         long heap = maxHeapBytes == Long.MAX_VALUE ? 4L * 1024 * 1024 * 1024 : maxHeapBytes;
         return Math.max(MIN_DEFAULT_LIMIT_BYTES, heap / 4);
+    }
+
+    /**
+     * The largest message a connection could ever hold: the high-water mark. A connection past it
+     * is paused, and resumes only when what it still needs fits under the mark, so a message declared
+     * larger could never complete; the transport refuses such a request at its header.
+     */
+    long largestMessageBytes() {
+        return highWaterBytes;
     }
 
     long limitBytes() {

@@ -53,6 +53,8 @@ final class InboundConnection {
     private final byte[] header = new byte[Giop.HEADER_BYTES];
     private int headerFill;
     private MessageBuffer message;
+    /** A request too large for the inbound budget, being answered and dropped instead of read (null: none). */
+    private RefusedRequest refused;
     /** Real progress of the message being read (see {@link ProgressClock}). */
     private final ProgressClock messageClock;
     private Reassembly fragmented11;
@@ -216,6 +218,16 @@ final class InboundConnection {
 
     private void consumeMessages(ByteBuffer in, long nowNanos) {
         while (!closed.get()) {
+            if (refused != null) {
+                messageClock.onBytes(refused.read(in), nowNanos);
+                if (!refused.done()) {
+                    return;
+                }
+                RefusedRequest r = refused;
+                refused = null;
+                loop.refuseOverBudget(this, r); // answered once all of it is in, as a client expects
+                continue;
+            }
             if (message == null) {
                 if (!in.hasRemaining()) {
                     return;
@@ -241,8 +253,15 @@ final class InboundConnection {
                             ? 0 : Giop.minor(header));
                     return;
                 }
+                long total = Giop.HEADER_BYTES + Giop.bodySize(header);
+                if (Giop.type(header) == Giop.REQUEST && total > loop.budget.largestMessageBytes()) {
+                    // could never be held: answered NO_MEMORY and dropped as it arrives (RefusedRequest)
+                    loop.counters.oversize.add(1);
+                    refused = new RefusedRequest(header, total);
+                    continue;
+                }
                 // grows with the bytes that arrive, never allocated at the declared size
-                message = new MessageBuffer(header, (int) (Giop.HEADER_BYTES + Giop.bodySize(header)));
+                message = new MessageBuffer(header, (int) total);
             }
             messageClock.onBytes(message.read(in), nowNanos);
             if (!message.complete()) {
@@ -407,6 +426,9 @@ final class InboundConnection {
     /** Reports the bytes held by partial messages and reassemblies to the budget. SELECTOR THREAD ONLY. */
     private void reportHeld() {
         long held = message == null ? 0 : message.heldBytes();
+        if (refused != null) {
+            held += refused.heldBytes();
+        }
         if (fragmented11 != null) {
             held += fragmented11.length();
         }

@@ -53,6 +53,8 @@ final class SelectorLoop implements IrmiTransport, Runnable {
     private static final int READ_BUFFER_BYTES = 256 * 1024;
     /** Vendor minor code for "hand-off queue full" (see {@link org.irmi.isolation.MinorCodes}). */
     static final int MINOR_HANDOFF_FULL = org.irmi.isolation.MinorCodes.HANDOFF_FULL;
+    /** Vendor minor code for "request larger than the inbound memory budget". */
+    static final int MINOR_REQUEST_OVER_BUDGET = org.irmi.isolation.MinorCodes.REQUEST_OVER_BUDGET;
 
     /** A request on its way to a worker. */
     record Task(InboundConnection connection, byte[] message, int type, int requestId, boolean replyExpected, String operation) {
@@ -657,6 +659,31 @@ final class SelectorLoop implements IrmiTransport, Runnable {
             }
         }
         enqueue(c, m, type, p.requestId(), p.responseExpected(), p.operation());
+    }
+
+    /**
+     * A request too large for the inbound budget (see {@link RefusedRequest}): answered with
+     * {@code NO_MEMORY}, completed NO, when a reply is expected; a header that cannot be read gets
+     * MessageError. SELECTOR THREAD ONLY.
+     */
+    void refuseOverBudget(InboundConnection c, RefusedRequest r) {
+        byte[] prefix = r.prefix();
+        RequestParser.Parsed p;
+        try {
+            p = r.header();
+        } catch (RequestParser.Malformed e) {
+            badInput.note("malformed header of an over-budget request on connection {} from {}: {}", c.id, c.peerAddress,
+                    e.getMessage());
+            c.messageErrorAndClose(Giop.minor(prefix));
+            return;
+        }
+        badInput.note("request {} ('{}', {} bytes declared) on connection {} from {} refused: more than the inbound"
+                + " budget can hold ({} bytes)", p.requestId(), p.operation(), Giop.HEADER_BYTES + Giop.bodySize(prefix),
+                c.id, c.peerAddress, budget.largestMessageBytes());
+        if (p.responseExpected()) {
+            c.send(rejectionReply(Giop.minor(prefix), p.requestId(), new Rejection("NO_MEMORY", MINOR_REQUEST_OVER_BUDGET,
+                    Rejection.Completion.NO, "request larger than the inbound memory budget"), p.operation()));
+        }
     }
 
     private static int safeLeadingId(byte[] m) {

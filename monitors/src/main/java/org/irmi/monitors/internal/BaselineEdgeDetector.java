@@ -24,7 +24,8 @@ import org.irmi.monitors.EdgeSample;
  *   B            = mean of the last baselineSamples normal samples (frozen during an episode)
  *   drop%        = 100 * (1 - tp / B.tp)
  *   rise%(r)     = 100 * (r - max(B.r, floor_r)) / max(B.r, floor_r)      r in {cpu, gc, alloc}
- *   rising edge  : normal, n &gt;= minBaselineSamples, B.tp &gt;= minBaselineThroughput,
+ *   busy         = baseline samples whose tp &gt;= minBaselineThroughput (samples with traffic)
+ *   rising edge  : normal, busy &gt;= minBaselineSamples, B.tp &gt;= minBaselineThroughput,
  *                  drop% &gt; X and some rise%(r) &gt; Y
  *   falling edge : episode and tp &gt;= B.tp * (1 - R/100) for recoverySamples samples in a row
  *                  (RECOVERED), or now - risingAt &gt;= maxEpisode (EXPIRED)
@@ -59,7 +60,7 @@ public final class BaselineEdgeDetector implements EdgeDetector {
         if (inEpisode) {
             return duringEpisode(s);
         }
-        if (ringSize >= config.minBaselineSamples()) {
+        if (busySamples() >= config.minBaselineSamples()) {
             EdgeSample base = mean();
             if (base.throughputPerSecond() >= config.minBaselineThroughput() && base.throughputPerSecond() > 0) {
                 // Compared as products, not as a percentage, so that a drop of exactly X is exactly X.
@@ -130,6 +131,21 @@ public final class BaselineEdgeDetector implements EdgeDetector {
         ring[ringNext] = s;
         ringNext = (ringNext + 1) % ring.length;
         ringSize = Math.min(ringSize + 1, ring.length);
+    }
+
+    /**
+     * Baseline samples that carried traffic. Before the load begins a server's samples are idle; a
+     * baseline of a few idle and ramp-up samples would take the first cold requests (class loading,
+     * the JIT, caches filling) for a drop.
+     */
+    private int busySamples() {
+        int busy = 0;
+        for (int i = 0; i < ringSize; i++) {
+            if (ring[i].throughputPerSecond() >= config.minBaselineThroughput() && ring[i].throughputPerSecond() > 0) {
+                busy++;
+            }
+        }
+        return busy;
     }
 
     private EdgeSample mean() {

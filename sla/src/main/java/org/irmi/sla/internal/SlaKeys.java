@@ -70,8 +70,7 @@ public final class SlaKeys {
   }
 
   /** Built-in module names. */
-  public static final List<String> BUILT_IN_MODULES =
-      List.of("reject", "short-circuit", "reroute", "defer", "degrade", "throttle", "adaptive-limit");
+  public static final List<String> BUILT_IN_MODULES = org.irmi.sla.ModuleConfig.BUILT_IN;
 
   private SlaKeys() {}
 

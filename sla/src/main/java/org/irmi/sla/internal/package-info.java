@@ -2,8 +2,6 @@
  * Implementation of the SLA loader: the node-level binder with positioned error collection
  * ({@code SlaBinder}, {@code Section}), the key lists shared with the JSON Schema test
  * ({@code SlaKeys}), units ({@code Units}), suggestions ({@code Suggest}), the renderer
- * ({@code SlaRenderer}) and the file watcher ({@code FileSlaWatcher}). Not an API, with one
- * exception: {@code Units} is I-RMI's one parser of unit-bearing values, and the isolation points'
- * {@code ModuleSettings} reads adaptation-module parameters with it.
+ * ({@code SlaRenderer}) and the file watcher ({@code FileSlaWatcher}). Not an API.
  */
 package org.irmi.sla.internal;

@@ -25,18 +25,22 @@ final class PoisonReport {
     static void write(RunContext context, ExperimentResult result, List<PoisonRun> runs, PoisonExperiment.Pinning pinning) {
         Table table = Table.of("Backend throughput of normal operations and poison identification, per trial",
                 "Load", "Variant", "Trial", "Steady (calls/s)", "Episodes (% of the 3 s before)", "Later episodes (%)",
+                "Deepest second per episode (%)", "Deepest second, 4 s without poison (%)",
                 "After (% of steady)", "Poison calls rejected", "Identified in episode", "Time to identify (s)",
                 "False positives", "httperf 2xx/4xx/5xx", "Audit problems", "Load avg");
         List<String> csv = new ArrayList<>();
         for (PoisonRun run : runs) {
             List<String> perEpisode = new ArrayList<>();
+            List<String> deepest = new ArrayList<>();
             for (int k = 0; k < run.episodes().size(); k++) {
                 perEpisode.add(fmt(run.episodePercent(k)));
+                deepest.add(fmt(run.episodeDeepestPercent(k)));
             }
             int identified = run.identifiedInEpisode();
             long[] h = run.httperfReplies();
             table.row(run.mix().name(), run.variant().label(), String.valueOf(run.rep()), fmt(run.steady()),
-                    String.join(" / ", perEpisode), fmt(run.laterEpisodesPercent()), fmt(run.afterPercent()),
+                    String.join(" / ", perEpisode), fmt(run.laterEpisodesPercent()), String.join(" / ", deepest),
+                    fmt(run.controlDeepestPercent()), fmt(run.afterPercent()),
                     run.rejectedCalls() + " of " + run.episodes().size(), identified == 0 ? "never" : String.valueOf(identified),
                     Double.isNaN(run.secondsToIdentify()) ? "-" : String.format("%.1f", run.secondsToIdentify()),
                     String.valueOf(run.falsePositives()), h[0] < 0 ? "no report" : h[0] + "/" + h[1] + "/" + h[2],
@@ -62,6 +66,13 @@ final class PoisonReport {
                 + " Episode k is the " + PoisonExperiment.POISON_MILLIS / 1000 + " s from the k-th poison call, in % of the "
                 + PoisonRun.BASELINE_SECONDS + " s just before it. 'Later episodes' is the mean over the episodes after the"
                 + " first: a filter before dispatch cannot stop the call that is running when it is identified.");
+        result.note("The harm on plain JacORB is read as the paper reports it: Figure 6 plots the backend's throughput per"
+                + " second, and its 'up to 85% drop' is the bottom of the dip. 'Deepest second' is the lowest one-second"
+                + " throughput in an episode's " + PoisonExperiment.POISON_MILLIS / 1000 + " s, in % of the same 3 s"
+                + " baseline; the harm counts as shown when plain's mean over the later episodes is at most 50% (a drop of"
+                + " at least 50%). Its control, 'deepest second, 4 s without poison', is the same figure for the "
+                + PoisonExperiment.POISON_MILLIS / 1000 + " s just before the first poison call: the noise floor of the"
+                + " measure. The I-RMI goal stays on the episode's mean ('later episodes'), the stricter reading for it.");
         result.note("Identified in episode k: the last episode started before the first rejected probe (a 1 ms poison call every "
                 + PoisonTrial.PROBE_PERIOD_MILLIS + " ms between episodes, from " + PoisonTrial.PROBE_DELAY_MILLIS / 1000.0
                 + " s after a call returns) or before the first rejected poison call. False positives: normal operations that"
@@ -128,14 +139,19 @@ final class PoisonReport {
             List<PoisonRun> cost = of(runs, mix, Variant.COST);
             List<PoisonRun> setDiff = of(runs, mix, Variant.SET_DIFFERENCE);
             Spread plainLater = spread(plain, PoisonRun::laterEpisodesPercent);
-            Harm drop = new Harm("normal throughput during the later poison episodes on plain JacORB, % of the 3 s before"
-                    + " (a drop of at least 50%)", plainLater, Bound.atMost(50));
+            Harm drop = new Harm("deepest second of normal throughput in the later poison episodes on plain JacORB, % of"
+                    + " the 3 s before (a drop of at least 50%; the paper: up to 85%)",
+                    spread(plain, PoisonRun::laterEpisodesDeepestPercent), Bound.atMost(50));
             String m = mix.name();
+            result.figure("plain." + m + ".laterEpisodesDeepestPercent", drop.plain().median());
+            result.figure("plain." + m + ".controlDeepestPercent", spread(plain, PoisonRun::controlDeepestPercent).median());
             result.figure("plain." + m + ".laterEpisodesPercent", plainLater.median());
             result.figure("plain." + m + ".allEpisodesPercent", spread(plain, PoisonRun::allEpisodesPercent).median());
             if (!cost.isEmpty()) {
                 Spread costLater = spread(cost, PoisonRun::laterEpisodesPercent);
                 result.figure("cost." + m + ".laterEpisodesPercent", costLater.median());
+                result.figure("cost." + m + ".laterEpisodesDeepestPercent",
+                        spread(cost, PoisonRun::laterEpisodesDeepestPercent).median());
                 result.goal(new Goal("poison", "later-episodes-throughput-" + m, "normal throughput during later poison"
                         + " episodes, " + m + " load, I-RMI (cost attribution), % of the 3 s before", "%.0f%%", plainLater,
                         costLater, Bound.atLeast(90), drop));
@@ -157,11 +173,13 @@ final class PoisonReport {
         result.figure("irmi.falsePositives", irmi.isEmpty() ? Double.NaN : irmi.stream().mapToLong(PoisonRun::falsePositives).sum());
         result.figure("plain.auditProblems", sumOrNaN(plain));
         result.figure("irmi.auditProblems", irmi.isEmpty() ? Double.NaN : sumOrNaN(irmi));
-        result.goal(new Goal("poison", "false-positives", "normal operations failed on I-RMI per trial (neverFilter: login,"
-                + " logout, buy, sell only)", "%.0f", spread(plain, r -> (double) r.falsePositives()),
-                irmi.isEmpty() ? null : spread(irmi, r -> (double) r.falsePositives()), Bound.atMost(0), null));
-        result.goal(new Goal("poison", "audit", "DayTrader consistency audit problems after each trial", "%.0f",
-                spread(plain, PoisonRun::auditFigure), irmi.isEmpty() ? null : spread(irmi, PoisonRun::auditFigure),
+        // Every trial must be clean: the figure is the worst trial's, not a median that one clean
+        // variant could hide another's failures behind.
+        result.goal(new Goal("poison", "false-positives", "normal operations failed in the worst I-RMI trial (neverFilter:"
+                + " login, logout, buy, sell only)", "%.0f", worst(plain, r -> (double) r.falsePositives()),
+                irmi.isEmpty() ? null : worst(irmi, r -> (double) r.falsePositives()), Bound.atMost(0), null));
+        result.goal(new Goal("poison", "audit", "DayTrader consistency audit problems after the worst trial", "%.0f",
+                worst(plain, PoisonRun::auditFigure), irmi.isEmpty() ? null : worst(irmi, PoisonRun::auditFigure),
                 Bound.atMost(0), null));
     }
 
@@ -171,6 +189,16 @@ final class PoisonReport {
 
     private static Spread spread(List<PoisonRun> runs, ToDoubleFunction<PoisonRun> figure) {
         return Spread.of(runs.stream().map(r -> figure.applyAsDouble(r)).toList());
+    }
+
+    /** @return the largest of the runs' figures (NaN when one is NaN: an audit that could not run), as a spread of one */
+    private static Spread worst(List<PoisonRun> runs, ToDoubleFunction<PoisonRun> figure) {
+        double worst = Double.NEGATIVE_INFINITY;
+        for (PoisonRun r : runs) {
+            double v = figure.applyAsDouble(r);
+            worst = Double.isNaN(v) || Double.isNaN(worst) ? Double.NaN : Math.max(worst, v);
+        }
+        return Spread.of(List.of(runs.isEmpty() ? Double.NaN : worst));
     }
 
     /** @return the audit problems over the runs, or NaN when an audit could not run */

@@ -1,6 +1,7 @@
 package org.irmi.bench.experiments.internal.poison;
 
 import java.util.List;
+import java.util.function.IntToDoubleFunction;
 
 import org.irmi.bench.daytrader.AuditReport;
 
@@ -47,9 +48,45 @@ record PoisonRun(PoisonExperiment.Mix mix, Variant variant, int rep, BackendSeri
                 : Double.NaN;
     }
 
+    /**
+     * The deepest second of episode k (0-based): the lowest one-second throughput among its
+     * {@value PoisonExperiment#POISON_MILLIS} ms, in percent of the same local baseline as
+     * {@link #episodePercent}. This is how the paper reports the harm: its Figure 6 plots throughput
+     * per second, and "an up to 85% drop" is the bottom of the dip, not the episode's mean.
+     */
+    double episodeDeepestPercent(int k) {
+        return deepestPercent(episodes.get(k).startMillis() / 1000);
+    }
+
+    /**
+     * The control for {@link #episodeDeepestPercent}: the same figure for the
+     * {@value PoisonExperiment#POISON_MILLIS} ms just before the first poison call, when no poison ran.
+     * It is the noise floor of the deepest-second figure: what four seconds of normal load give.
+     */
+    double controlDeepestPercent() {
+        return deepestPercent(episodes.get(0).startMillis() / 1000 - PoisonExperiment.POISON_MILLIS / 1000);
+    }
+
+    private double deepestPercent(long fromSecond) {
+        double baseline = backend.throughput(fromSecond - BASELINE_SECONDS, fromSecond);
+        if (!(baseline > 0)) {
+            return Double.NaN;
+        }
+        double deepest = Double.POSITIVE_INFINITY;
+        for (long s = fromSecond; s < fromSecond + PoisonExperiment.POISON_MILLIS / 1000; s++) {
+            deepest = Math.min(deepest, backend.throughput(s, s + 1));
+        }
+        return 100 * deepest / baseline;
+    }
+
+    /** @return the mean of {@link #episodeDeepestPercent} over the episodes after the first; NaN when none could be measured */
+    double laterEpisodesDeepestPercent() {
+        return mean(this::episodeDeepestPercent, 1);
+    }
+
     /** @return the mean of {@link #episodePercent} over all episodes; NaN when none could be measured */
     double allEpisodesPercent() {
-        return meanEpisodePercent(0);
+        return mean(this::episodePercent, 0);
     }
 
     /**
@@ -57,14 +94,14 @@ record PoisonRun(PoisonExperiment.Mix mix, Variant variant, int rep, BackendSeri
      *     call that is already running when it is identified); NaN when none could be measured
      */
     double laterEpisodesPercent() {
-        return meanEpisodePercent(1);
+        return mean(this::episodePercent, 1);
     }
 
-    private double meanEpisodePercent(int fromEpisode) {
+    private double mean(IntToDoubleFunction perEpisode, int fromEpisode) {
         double sum = 0;
         int n = 0;
         for (int k = fromEpisode; k < episodes.size(); k++) {
-            double p = episodePercent(k);
+            double p = perEpisode.applyAsDouble(k);
             if (!Double.isNaN(p)) {
                 sum += p;
                 n++;
