@@ -1,6 +1,7 @@
 package org.irmi.isolation;
 
 import java.util.Objects;
+import org.irmi.monitors.StreamKey;
 
 /**
  * One decision an isolation point enforced, with why: the structured event an operator reads to

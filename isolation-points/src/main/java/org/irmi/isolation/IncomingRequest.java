@@ -1,6 +1,7 @@
 package org.irmi.isolation;
 
 import java.util.Objects;
+import org.irmi.monitors.StreamKey;
 
 /**
  * The server reader thread's view of one request, taken once the GIOP request header is parsed

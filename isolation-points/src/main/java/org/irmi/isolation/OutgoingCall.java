@@ -1,6 +1,8 @@
 package org.irmi.isolation;
 
 import java.util.Objects;
+import org.irmi.monitors.StreamKey;
+import org.irmi.sla.OperationPattern;
 
 /**
  * The client hook's view of one outgoing call, taken before its arguments are marshalled.
@@ -26,6 +28,15 @@ public record OutgoingCall(String targetHost, int targetPort, String objectKey, 
     public static OutgoingCall of(String targetHost, int targetPort, String objectKey,
                                   String operation, boolean oneway) {
         return new OutgoingCall(targetHost, targetPort, objectKey, operation, oneway, null, -1);
+    }
+
+    /**
+     * @return whether a target glob (a causal pair's {@code target}) names this call's target: its
+     *         host, its {@code host:port} or its object key
+     */
+    public boolean targetMatches(OperationPattern target) {
+        return target == OperationPattern.ANY || target.matches(targetHost) || target.matches(objectKey)
+                || target.matches(targetHost + ":" + targetPort);
     }
 
     /** @return the stream this call belongs to (object key, operation, target host). */

@@ -1,6 +1,7 @@
 package org.irmi.isolation;
 
 import java.util.Objects;
+import org.irmi.sla.OperationPattern;
 
 /**
  * Makes the poison point tell requests apart by some of their argument bytes (for poison that
@@ -19,7 +20,7 @@ import java.util.Objects;
  * @param length    bytes looked at, 1..4096, at least the pattern's length
  * @param pattern   the bytes to find, or null
  */
-public record SignatureRule(String name, Glob operation, int offset, int length, byte[] pattern) {
+public record SignatureRule(String name, OperationPattern operation, int offset, int length, byte[] pattern) {
     /** The largest number of argument bytes a rule may look at. */
     public static final int MAX_LENGTH = 4096;
 

@@ -36,11 +36,7 @@ public final class SlaBindings {
                 .remoteReportMaxAge(monitors.remoteResources().length())
                 .module(sc.action().module().name());
         sc.queueGauge().ifPresent(b::queueGauge);
-        for (org.irmi.sla.CausalPair p : monitors.causalPairs()) {
-            b.pair(new CausalPair(p.incoming().glob() + "->" + p.target().glob() + "."
-                    + p.outgoing().glob(), Glob.of(p.incoming().glob()), Glob.of(p.target().glob()),
-                    Glob.of(p.outgoing().glob()), p.fanout()));
-        }
+        monitors.causalPairs().forEach(b::pair);
         return b.build();
     }
 
@@ -56,7 +52,7 @@ public final class SlaBindings {
                 .minEpisode(pc.minEpisode())
                 .module(pc.action().module().name());
         for (ArgumentSignature s : pc.signatures()) {
-            b.signature(new SignatureRule(s.name(), Glob.of(s.operation().glob()), s.offset(),
+            b.signature(new SignatureRule(s.name(), s.operation(), s.offset(),
                     s.length(), s.patternBytes().orElse(null)));
         }
         return b.build();

@@ -5,6 +5,7 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.Optional;
 import java.util.function.BiPredicate;
+import org.irmi.sla.CausalPair;
 
 /**
  * Immutable settings of the slow-client point, the same semantics as the SLA's {@code

@@ -1,6 +1,7 @@
 package org.irmi.isolation;
 
 import java.util.Objects;
+import org.irmi.monitors.StreamKey;
 
 /**
  * What a point hands an adaptation module when it has detected a problem with a call: which

@@ -2,6 +2,7 @@ package org.irmi.isolation;
 
 import java.util.Objects;
 import java.util.function.Predicate;
+import org.irmi.sla.OperationPattern;
 
 /**
  * A QoS weight for the streams that match: by client address, by object key, or by the stream tag
@@ -33,9 +34,12 @@ public record WeightRule(Match match, Predicate<String> matcher, String descript
         }
     }
 
-    /** @return a rule matching a glob ({@code *}, {@code ?}) over the compared value. */
+    /**
+     * @return a rule matching a glob ({@code *}, {@code ?}, classes) over the compared value
+     * @throws IllegalArgumentException if the glob is malformed (see {@link OperationPattern#of})
+     */
     public static WeightRule glob(Match match, String glob, double weight) {
-        Glob g = Glob.of(glob);
+        OperationPattern g = OperationPattern.of(glob);
         return new WeightRule(match, g::matches, glob, weight);
     }
 

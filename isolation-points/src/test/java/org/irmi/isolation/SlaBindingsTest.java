@@ -3,6 +3,7 @@ package org.irmi.isolation;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import java.nio.charset.StandardCharsets;
+import org.irmi.sla.CausalPair;
 import org.irmi.sla.Sla;
 import org.junit.jupiter.api.Test;
 
@@ -88,8 +89,9 @@ class SlaBindingsTest {
         assertThat(c.pairs()).hasSize(1);
         CausalPair p = c.pairs().get(0);
         assertThat(p.fanOut()).isEqualTo(2.0);
-        assertThat(p.matchesOutgoing(OutgoingCall.of("h", 1, "SinkA", "deliver", true))).isTrue();
-        assertThat(p.matchesOutgoing(OutgoingCall.of("h", 1, "Other", "deliver", true))).isFalse();
+        assertThat(p.outgoing().matches("deliver")).isTrue();
+        assertThat(OutgoingCall.of("h", 1, "SinkA", "deliver", true).targetMatches(p.target())).isTrue();
+        assertThat(OutgoingCall.of("h", 1, "Other", "deliver", true).targetMatches(p.target())).isFalse();
     }
 
     @Test

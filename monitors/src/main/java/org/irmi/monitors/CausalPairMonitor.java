@@ -1,6 +1,7 @@
 package org.irmi.monitors;
 
 import java.util.List;
+import java.util.Map;
 import java.util.function.LongSupplier;
 
 import io.micrometer.core.instrument.binder.MeterBinder;
@@ -11,25 +12,30 @@ import org.irmi.monitors.internal.WindowedCausalPairMonitor;
  * one outgoing rate window per pair. Their difference estimates queue growth; the running difference
  * of the totals estimates the queue length; an application may also register the real queue's length.
  *
+ * <p>The pairs themselves (which calls belong to which pair) are the SLA's {@code CausalPair}s; the
+ * caller matches a call against them and records it under each matching pair's name. The monitor
+ * only knows names and fan-outs.
+ *
  * <p>THREAD-SAFE. {@link #recordIncoming(String)} and {@link #recordOutgoing(String)} are LOCK-FREE
- * (one map lookup, then {@link SlidingWindow#record(long)}); unknown operations cost one lookup and
- * are ignored.
+ * (one map lookup, then {@link SlidingWindow#record(long)}).
  */
 public interface CausalPairMonitor {
 
     /**
-     * Counts one incoming call into every pair whose incoming operation it is.
+     * Counts one incoming call of the pair.
      *
-     * @param operation the operation received
+     * @param pairName a configured pair
+     * @throws IllegalArgumentException if no pair has that name
      */
-    void recordIncoming(String operation);
+    void recordIncoming(String pairName);
 
     /**
-     * Counts one outgoing call into every pair whose outgoing operation it is.
+     * Counts one outgoing call of the pair.
      *
-     * @param operation the operation called
+     * @param pairName a configured pair
+     * @throws IllegalArgumentException if no pair has that name
      */
-    void recordOutgoing(String operation);
+    void recordOutgoing(String pairName);
 
     /**
      * Registers the real length of the pair's queue (e.g. {@code queue::size}); replaces an earlier one.
@@ -51,8 +57,8 @@ public interface CausalPairMonitor {
     /** @return every pair's rates now, in configuration order */
     List<PairSnapshot> snapshots();
 
-    /** @return the configured pairs, in order */
-    List<CausalPair> pairs();
+    /** @return the configured pairs' names, in order */
+    List<String> pairNames();
 
     /**
      * Gauges {@code irmi.pairs.*} tagged {@code pair}. Bind once.
@@ -62,12 +68,14 @@ public interface CausalPairMonitor {
     MeterBinder metrics();
 
     /**
-     * @param pairs  the pairs, usually from the SLA; names must be unique
-     * @param config window of every rate
-     * @param clock  time source
+     * @param fanOutByPair each pair's fan-out (outgoing calls per incoming call, finite and &gt; 0) by
+     *                     its name, usually from the SLA's causal pairs; iteration order is the
+     *                     configuration order
+     * @param config       window of every rate
+     * @param clock        time source
      * @return a new monitor
      */
-    static CausalPairMonitor of(List<CausalPair> pairs, WindowConfig config, Clock clock) {
-        return new WindowedCausalPairMonitor(pairs, config, clock);
+    static CausalPairMonitor of(Map<String, Double> fanOutByPair, WindowConfig config, Clock clock) {
+        return new WindowedCausalPairMonitor(fanOutByPair, config, clock);
     }
 }

@@ -5,7 +5,8 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 import static org.assertj.core.api.Assertions.within;
 
 import java.time.Duration;
-import java.util.List;
+import java.util.LinkedHashMap;
+import java.util.Map;
 import java.util.concurrent.atomic.AtomicLong;
 
 import org.junit.jupiter.api.Test;
@@ -17,13 +18,13 @@ class CausalPairMonitorTest {
 
     @Test
     void shouldEstimateQueueGrowthWhenOutgoingLagsIncoming() {
-        CausalPairMonitor m = CausalPairMonitor.of(List.of(CausalPair.of("events", "submit", "forward")), tenSeconds, clock);
+        CausalPairMonitor m = CausalPairMonitor.of(Map.of("events", 1.0), tenSeconds, clock);
         for (int second = 0; second < 5; second++) {
             for (int i = 0; i < 100; i++) {
-                m.recordIncoming("submit");
+                m.recordIncoming("events");
             }
             for (int i = 0; i < 60; i++) {
-                m.recordOutgoing("forward");
+                m.recordOutgoing("events");
             }
             clock.advanceMillis(1_000);
         }
@@ -37,12 +38,12 @@ class CausalPairMonitorTest {
 
     @Test
     void shouldMultiplyIncomingByFanOutWhenOneCallCausesSeveral() {
-        CausalPairMonitor m = CausalPairMonitor.of(List.of(new CausalPair("fan", "in", "out", 3.0)), tenSeconds, clock);
+        CausalPairMonitor m = CausalPairMonitor.of(Map.of("fan", 3.0), tenSeconds, clock);
         for (int i = 0; i < 10; i++) {
-            m.recordIncoming("in");
+            m.recordIncoming("fan");
         }
         for (int i = 0; i < 25; i++) {
-            m.recordOutgoing("out");
+            m.recordOutgoing("fan");
         }
         clock.advanceMillis(1_000);
         PairSnapshot s = m.snapshot("fan");
@@ -52,20 +53,20 @@ class CausalPairMonitorTest {
 
     @Test
     void shouldMeasureFromLowWaterWhenOutgoingRanAheadEarlier() {
-        CausalPairMonitor m = CausalPairMonitor.of(List.of(CausalPair.of("p", "in", "out")), tenSeconds, clock);
+        CausalPairMonitor m = CausalPairMonitor.of(Map.of("p", 1.0), tenSeconds, clock);
         for (int i = 0; i < 30; i++) {
-            m.recordOutgoing("out"); // calls with another cause
+            m.recordOutgoing("p"); // calls with another cause
         }
         assertThat(m.snapshot("p").estimatedQueueLength()).isZero();
         for (int i = 0; i < 12; i++) {
-            m.recordIncoming("in");
+            m.recordIncoming("p");
         }
         assertThat(m.snapshot("p").estimatedQueueLength()).isEqualTo(12.0);
     }
 
     @Test
     void shouldReadTheRegisteredGaugeWhenApplicationReportsItsQueue() {
-        CausalPairMonitor m = CausalPairMonitor.of(List.of(CausalPair.of("p", "in", "out")), tenSeconds, clock);
+        CausalPairMonitor m = CausalPairMonitor.of(Map.of("p", 1.0), tenSeconds, clock);
         AtomicLong queue = new AtomicLong(17);
         m.registerQueueGauge("p", queue::get);
         assertThat(m.snapshot("p").measuredQueueLength()).hasValue(17);
@@ -74,19 +75,24 @@ class CausalPairMonitorTest {
     }
 
     @Test
-    void shouldFeedEveryPairWhenOperationsAreShared() {
-        CausalPairMonitor m = CausalPairMonitor.of(List.of(CausalPair.of("a", "in", "x"), CausalPair.of("b", "in", "y")), tenSeconds, clock);
-        m.recordIncoming("in");
-        m.recordIncoming("unrelated");
-        m.recordOutgoing("y");
+    void shouldKeepPairsApartAndInOrderWhenSeveralAreConfigured() {
+        Map<String, Double> pairs = new LinkedHashMap<>();
+        pairs.put("b", 1.0);
+        pairs.put("a", 2.0);
+        CausalPairMonitor m = CausalPairMonitor.of(pairs, tenSeconds, clock);
+        m.recordIncoming("a");
+        m.recordOutgoing("b");
         clock.advanceMillis(1_000);
-        assertThat(m.snapshots()).extracting(PairSnapshot::estimatedQueueLength).containsExactly(1.0, 0.0);
+        assertThat(m.pairNames()).containsExactly("b", "a");
+        assertThat(m.snapshots()).extracting(PairSnapshot::pair).containsExactly("b", "a");
+        assertThat(m.snapshots()).extracting(PairSnapshot::estimatedQueueLength).containsExactly(0.0, 2.0);
+        assertThat(m.snapshot("a").fanOut()).isEqualTo(2.0);
     }
 
     @Test
     void shouldForgetRatesWhenWindowPasses() {
-        CausalPairMonitor m = CausalPairMonitor.of(List.of(CausalPair.of("p", "in", "out")), tenSeconds, clock);
-        m.recordIncoming("in");
+        CausalPairMonitor m = CausalPairMonitor.of(Map.of("p", 1.0), tenSeconds, clock);
+        m.recordIncoming("p");
         clock.advanceMillis(10_000);
         assertThat(m.snapshot("p").incomingPerSecond()).isZero();
         assertThat(m.snapshot("p").estimatedQueueLength()).isEqualTo(1.0);
@@ -94,15 +100,17 @@ class CausalPairMonitorTest {
 
     @Test
     void shouldNameTheConfiguredPairsWhenPairIsUnknown() {
-        CausalPairMonitor m = CausalPairMonitor.of(List.of(CausalPair.of("p", "in", "out")), tenSeconds, clock);
+        CausalPairMonitor m = CausalPairMonitor.of(Map.of("p", 1.0), tenSeconds, clock);
         assertThatThrownBy(() -> m.snapshot("q")).hasMessage("no causal pair named 'q'; configured pairs: [p]");
+        assertThatThrownBy(() -> m.recordIncoming("q")).hasMessage("no causal pair named 'q'; configured pairs: [p]");
     }
 
     @Test
-    void shouldRejectDuplicateNamesAndBadFanOut() {
-        assertThatThrownBy(() -> CausalPairMonitor.of(List.of(CausalPair.of("p", "a", "b"), CausalPair.of("p", "c", "d")), tenSeconds, clock))
-                .hasMessageContaining("'p' is used twice");
-        assertThatThrownBy(() -> new CausalPair("p", "a", "b", 0)).hasMessageContaining("fanOut of causal pair 'p' must be a finite number > 0");
-        assertThatThrownBy(() -> CausalPair.of(" ", "a", "b")).hasMessage("causal pair name must not be blank");
+    void shouldRejectBlankNamesAndBadFanOut() {
+        assertThatThrownBy(() -> CausalPairMonitor.of(Map.of("p", 0.0), tenSeconds, clock))
+                .hasMessageContaining("fanOut of causal pair 'p' must be a finite number > 0");
+        assertThatThrownBy(() -> CausalPairMonitor.of(Map.of("p", Double.POSITIVE_INFINITY), tenSeconds, clock))
+                .hasMessageContaining("fanOut of causal pair 'p' must be a finite number > 0");
+        assertThatThrownBy(() -> CausalPairMonitor.of(Map.of(" ", 1.0), tenSeconds, clock)).hasMessage("causal pair name must not be blank");
     }
 }

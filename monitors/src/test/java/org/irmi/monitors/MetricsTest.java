@@ -3,7 +3,7 @@ package org.irmi.monitors;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import java.time.Duration;
-import java.util.List;
+import java.util.Map;
 
 import io.micrometer.core.instrument.Meter;
 import io.micrometer.core.instrument.MeterRegistry;
@@ -34,10 +34,10 @@ class MetricsTest {
 
     @Test
     void shouldReadMonitorStateWhenGaugesAreRead() {
-        CausalPairMonitor pairs = CausalPairMonitor.of(List.of(CausalPair.of("events", "submit", "forward")), window, clock);
+        CausalPairMonitor pairs = CausalPairMonitor.of(Map.of("events", 1.0), window, clock);
         pairs.metrics().bindTo(registry);
         for (int i = 0; i < 30; i++) {
-            pairs.recordIncoming("submit");
+            pairs.recordIncoming("events");
         }
         clock.advanceMillis(3_000);
         assertThat(registry.get("irmi.pairs.incoming.rate").tag("pair", "events").gauge().value()).isEqualTo(10.0);
@@ -96,7 +96,7 @@ class MetricsTest {
     }
 
     private void bindAll() {
-        CausalPairMonitor pairs = CausalPairMonitor.of(List.of(CausalPair.of("events", "submit", "forward")), window, clock);
+        CausalPairMonitor pairs = CausalPairMonitor.of(Map.of("events", 1.0), window, clock);
         pairs.registerQueueGauge("events", () -> 4);
         pairs.metrics().bindTo(registry);
         LocalResourceMonitor local = LocalResourceMonitor.of(window, clock, new LocalResourceMonitorTest.FakeProbe());

@@ -7,7 +7,7 @@ import java.net.http.HttpClient;
 import java.net.http.HttpRequest;
 import java.net.http.HttpResponse;
 import java.time.Duration;
-import java.util.List;
+import java.util.Map;
 
 import org.junit.jupiter.api.Test;
 
@@ -23,12 +23,12 @@ class PrometheusEndpointTest {
     @Test
     void shouldServeTheMonitorsOverHttpWhenScraped() throws Exception {
         ManualClock clock = new ManualClock();
-        CausalPairMonitor pairs = CausalPairMonitor.of(List.of(CausalPair.of("events", "submit", "forward")),
+        CausalPairMonitor pairs = CausalPairMonitor.of(Map.of("events", 1.0),
                 WindowConfig.of(Duration.ofSeconds(10), 10), clock);
         try (PrometheusEndpoint endpoint = PrometheusEndpoint.start(0)) {
             pairs.metrics().bindTo(endpoint.registry());
             for (int i = 0; i < 20; i++) {
-                pairs.recordIncoming("submit");
+                pairs.recordIncoming("events");
             }
             clock.advanceMillis(2_000);
             assertThat(endpoint.url()).startsWith("http://127.0.0.1:");

@@ -4,9 +4,11 @@ import java.util.Objects;
 import java.util.regex.Pattern;
 
 /**
- * A glob over operation (or target) names: {@code *} matches any run of characters, {@code ?} one
- * character, {@code [abc]} / {@code [a-z]} / {@code [!a-z]} one character of a class, and {@code \}
- * escapes the next character. Matching is case-sensitive, as IDL operation names are.
+ * A glob over names, the SLA's one glob syntax, used wherever I-RMI matches a name: operations,
+ * call targets, object keys. {@code *} matches any run of characters (line breaks included),
+ * {@code ?} one character, {@code [abc]} / {@code [a-z]} / {@code [!a-z]} one character of a
+ * class, and {@code \} escapes the next character. The whole name must match, case-sensitively,
+ * as IDL operation names are compared.
  *
  * <p>Immutable and thread-safe. Equality is by the glob text.
  */
@@ -38,6 +40,9 @@ public final class OperationPattern {
     Objects.requireNonNull(glob, "glob");
     if (glob.isEmpty()) {
       throw new IllegalArgumentException("empty pattern; write an operation name or a glob such as 'get*'");
+    }
+    if (ANY != null && glob.equals("*")) {
+      return ANY;
     }
     StringBuilder re = new StringBuilder();
     StringBuilder name = new StringBuilder();
@@ -107,12 +112,18 @@ public final class OperationPattern {
         }
       }
     }
-    return new OperationPattern(glob, Pattern.compile(re.toString()), literal, name.toString());
+    return new OperationPattern(glob, Pattern.compile(re.toString(), Pattern.DOTALL), literal, name.toString());
   }
 
-  /** Whether {@code name} matches the whole glob. */
+  /** Whether {@code name} matches the whole glob; {@code null} never matches. */
   public boolean matches(String name) {
-    return literal ? literalName.equals(name) : regex.matcher(name).matches();
+    if (name == null) {
+      return false;
+    }
+    if (literal) {
+      return literalName.equals(name);
+    }
+    return this == ANY || regex.matcher(name).matches();
   }
 
   /** Whether the glob has no wildcards (it then names exactly one operation, {@link #literalName()}). */

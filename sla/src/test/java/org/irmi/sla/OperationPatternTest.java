@@ -47,4 +47,21 @@ class OperationPatternTest {
     assertThatThrownBy(() -> OperationPattern.of("a[]")).hasMessageContaining("empty character class");
     assertThatThrownBy(() -> OperationPattern.of("a\\")).hasMessageContaining("lone '\\'");
   }
+
+  @Test
+  void shouldMatchEveryNameButNullWhenGlobIsAStar() {
+    assertThat(OperationPattern.of("*")).isSameAs(OperationPattern.ANY);
+    assertThat(OperationPattern.ANY.matches("anything")).isTrue();
+    assertThat(OperationPattern.ANY.matches("")).isTrue();
+    assertThat(OperationPattern.ANY.matches(null)).isFalse();
+    assertThat(OperationPattern.of("get*").matches(null)).isFalse();
+    assertThat(OperationPattern.of("get").matches(null)).isFalse();
+  }
+
+  @Test
+  void shouldMatchLineBreaksWhenGlobHasStarOrQuestionMark() {
+    // object keys are arbitrary bytes read as ISO-8859-1 text
+    assertThat(OperationPattern.of("*bulk*").matches("\n\u0001bulk\n")).isTrue();
+    assertThat(OperationPattern.of("a?b").matches("a\nb")).isTrue();
+  }
 }

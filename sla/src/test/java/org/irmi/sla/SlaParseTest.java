@@ -72,7 +72,7 @@ class SlaParseTest {
     assertThat(p.isProtected("getQuote")).isTrue();
     assertThat(p.isProtected("poison")).isFalse();
     assertThat(p.action().module())
-        .isEqualTo(new RejectConfig(RejectConfig.Kind.TRANSIENT, OptionalInt.of(0x49520001), "poison request filtered"));
+        .isEqualTo(new RejectConfig(RejectConfig.Kind.TRANSIENT, OptionalInt.of(0x49524001), "poison request filtered"));
   }
 
   @Test
@@ -118,7 +118,7 @@ class SlaParseTest {
     WindowConfig twenty = WindowConfig.of(Duration.ofSeconds(20), 20);
     assertThat(sla.monitors().localResources()).isEqualTo(twenty);
     assertThat(sla.isolationPoints().poison().orElseThrow().detectionWindow()).isEqualTo(twenty);
-    assertThat(sla.monitors().causalPairs().get(0).fanout()).isEqualTo(2.5);
+    assertThat(sla.monitors().causalPairs().get(0).fanOut()).isEqualTo(2.5);
   }
 
   @Test

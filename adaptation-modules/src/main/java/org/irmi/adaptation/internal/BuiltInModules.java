@@ -47,7 +47,7 @@ public final class BuiltInModules {
         }
         if (config instanceof DeferConfig d) {
             return new DeferModule(d.capacity(), d.retryDelay().toNanos(), d.maxRetries(),
-                    DeferQueue.WhenFull.valueOf(d.whenFull().name()), false, services.nanoClock());
+                    d.whenFull(), false, services.nanoClock());
         }
         if (config instanceof DegradeConfig dg) {
             return new DegradeModule(reducer(dg, services), Optional.ofNullable(fallback));

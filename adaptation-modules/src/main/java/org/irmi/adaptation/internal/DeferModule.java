@@ -9,6 +9,7 @@ import org.irmi.isolation.Decision;
 import org.irmi.isolation.MinorCodes;
 import org.irmi.isolation.SystemExceptionKind;
 import org.irmi.isolation.Trigger;
+import org.irmi.sla.DeferConfig.WhenFull;
 
 /**
  * Module {@code defer}: a flagged call is parked in a bounded {@link DeferQueue} and resubmitted
@@ -36,7 +37,7 @@ public final class DeferModule implements AdaptationModule, AutoCloseable {
     private long lastTickNanos = Long.MIN_VALUE;
 
     public DeferModule(int capacity, long retryDelayNanos, int maxRetries,
-                       DeferQueue.WhenFull whenFull, boolean manualTick, LongSupplier nanoClock) {
+                       WhenFull whenFull, boolean manualTick, LongSupplier nanoClock) {
         this.queue = new DeferQueue(capacity, maxRetries, whenFull);
         this.retryDelayNanos = retryDelayNanos;
         this.maxWaitNanos = retryDelayNanos * (maxRetries + 2L);
@@ -64,7 +65,7 @@ public final class DeferModule implements AdaptationModule, AutoCloseable {
         lastFlaggedNanos = trigger.nowNanos();
         DeferQueue.Ticket t = queue.offer();
         if (t == null) {
-            if (queue.whenFull() == DeferQueue.WhenFull.SHORT_CIRCUIT) {
+            if (queue.whenFull() == WhenFull.SHORT_CIRCUIT) {
                 return new Decision.ShortCircuit(null);
             }
             return Decision.reject(SystemExceptionKind.TRANSIENT, MinorCodes.DEFER_QUEUE_FULL,

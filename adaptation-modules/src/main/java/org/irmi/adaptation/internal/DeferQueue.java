@@ -8,6 +8,7 @@ import java.util.concurrent.CompletableFuture;
 import org.irmi.isolation.Decision;
 import org.irmi.isolation.MinorCodes;
 import org.irmi.isolation.SystemExceptionKind;
+import org.irmi.sla.DeferConfig.WhenFull;
 
 /**
  * The bounded queue of the defer module. Pure apart from completing the tickets' futures; time
@@ -26,9 +27,6 @@ import org.irmi.isolation.SystemExceptionKind;
  * <p>THREAD SAFETY: {@code synchronized}; the sections are short and never block.
  */
 public final class DeferQueue {
-    /** What a full queue does with a new call (the SLA's {@code whenFull}). */
-    public enum WhenFull { REJECT, DROP_OLDEST, SHORT_CIRCUIT }
-
     /** One parked call. */
     public static final class Ticket {
         final CompletableFuture<Decision> release = new CompletableFuture<>();

@@ -13,6 +13,7 @@ import org.irmi.isolation.Decision;
 import org.irmi.isolation.MinorCodes;
 import org.irmi.isolation.SystemExceptionKind;
 import org.irmi.monitors.ManualClock;
+import org.irmi.sla.DeferConfig.WhenFull;
 import org.junit.jupiter.api.Test;
 
 class BuiltInModulesTest {
@@ -155,7 +156,7 @@ class BuiltInModulesTest {
 
     @Test
     void shouldParkCallsAndReleaseThemWhenThePointStopsFlagging() {
-        DeferModule m = new DeferModule(2, 100 * MS, 1, DeferQueue.WhenFull.REJECT, true,
+        DeferModule m = new DeferModule(2, 100 * MS, 1, WhenFull.REJECT, true,
                 clock::nanoTime);
         Decision.Defer d1 = (Decision.Defer) m.decide(Triggers.slowClient(0));
         Decision.Defer d2 = (Decision.Defer) m.decide(Triggers.slowClient(0));
@@ -171,7 +172,7 @@ class BuiltInModulesTest {
 
     @Test
     void shouldRejectParkedCallsAfterMaxRetriesWhileStillFlagged() {
-        DeferModule m = new DeferModule(10, 100 * MS, 1, DeferQueue.WhenFull.REJECT, true,
+        DeferModule m = new DeferModule(10, 100 * MS, 1, WhenFull.REJECT, true,
                 clock::nanoTime);
         Decision.Defer d = (Decision.Defer) m.decide(Triggers.slowClient(0));
         m.tick(100 * MS);
@@ -183,7 +184,7 @@ class BuiltInModulesTest {
 
     @Test
     void shouldShortCircuitANewCallWhenFullAndConfiguredSo() {
-        DeferModule m = new DeferModule(1, 100 * MS, 1, DeferQueue.WhenFull.SHORT_CIRCUIT, true,
+        DeferModule m = new DeferModule(1, 100 * MS, 1, WhenFull.SHORT_CIRCUIT, true,
                 clock::nanoTime);
         m.decide(Triggers.slowClient(0));
         assertThat(m.decide(Triggers.slowClient(0))).isEqualTo(new Decision.ShortCircuit(null));

@@ -4,12 +4,13 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import org.irmi.isolation.Decision;
 import org.irmi.isolation.MinorCodes;
+import org.irmi.sla.DeferConfig.WhenFull;
 import org.junit.jupiter.api.Test;
 
 class DeferQueueTest {
     @Test
     void shouldReleaseEveryParkedCallWhenThePointStopsFlagging() {
-        DeferQueue q = new DeferQueue(10, 3, DeferQueue.WhenFull.REJECT);
+        DeferQueue q = new DeferQueue(10, 3, WhenFull.REJECT);
         DeferQueue.Ticket a = q.offer();
         DeferQueue.Ticket b = q.offer();
         assertThat(q.onTick(false)).containsExactly(a, b);
@@ -20,7 +21,7 @@ class DeferQueueTest {
 
     @Test
     void shouldRejectAfterMaxRetriesWhileThePointKeepsFlagging() {
-        DeferQueue q = new DeferQueue(10, 2, DeferQueue.WhenFull.REJECT);
+        DeferQueue q = new DeferQueue(10, 2, WhenFull.REJECT);
         DeferQueue.Ticket a = q.offer();
         assertThat(q.onTick(true)).isEmpty();
         assertThat(q.onTick(true)).isEmpty();
@@ -32,7 +33,7 @@ class DeferQueueTest {
 
     @Test
     void shouldRefuseANewCallWhenFullAndRejecting() {
-        DeferQueue q = new DeferQueue(1, 3, DeferQueue.WhenFull.REJECT);
+        DeferQueue q = new DeferQueue(1, 3, WhenFull.REJECT);
         assertThat(q.offer()).isNotNull();
         assertThat(q.offer()).isNull();
         assertThat(q.rejectedFull()).isEqualTo(1);
@@ -41,7 +42,7 @@ class DeferQueueTest {
 
     @Test
     void shouldRejectTheOldestWhenFullAndDroppingOldest() {
-        DeferQueue q = new DeferQueue(1, 3, DeferQueue.WhenFull.DROP_OLDEST);
+        DeferQueue q = new DeferQueue(1, 3, WhenFull.DROP_OLDEST);
         DeferQueue.Ticket old = q.offer();
         DeferQueue.Ticket young = q.offer();
         assertThat(young).isNotNull();
@@ -52,7 +53,7 @@ class DeferQueueTest {
 
     @Test
     void shouldForgetACancelledTicket() {
-        DeferQueue q = new DeferQueue(2, 3, DeferQueue.WhenFull.REJECT);
+        DeferQueue q = new DeferQueue(2, 3, WhenFull.REJECT);
         DeferQueue.Ticket t = q.offer();
         assertThat(q.cancel(t)).isTrue();
         assertThat(q.size()).isZero();

@@ -173,8 +173,8 @@ final class DashboardJson {
         j.name("pairs").array();
         for (CausalPairStatus s : p.pairStatuses()) {
             PairSnapshot w = s.window();
-            j.open().field("name", w.pair().name()).field("incoming", w.pair().incomingOperation())
-                    .field("outgoing", w.pair().outgoingOperation()).field("fanOut", w.pair().fanOut())
+            j.open().field("name", s.pair().name()).field("incoming", s.pair().incoming().glob())
+                    .field("outgoing", s.pair().outgoing().glob()).field("fanOut", s.pair().fanOut())
                     .field("incomingPerSecond", w.incomingPerSecond()).field("outgoingPerSecond", w.outgoingPerSecond())
                     .field("queueGrowthPerSecond", w.queueGrowthPerSecond())
                     .field("estimatedQueueLength", w.estimatedQueueLength())

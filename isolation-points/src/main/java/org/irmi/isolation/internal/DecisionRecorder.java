@@ -12,7 +12,7 @@ import org.irmi.isolation.DecisionEvent;
 import org.irmi.isolation.DecisionListener;
 import org.irmi.isolation.Evidence;
 import org.irmi.isolation.PointKind;
-import org.irmi.isolation.StreamKey;
+import org.irmi.monitors.StreamKey;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 

@@ -18,8 +18,8 @@ import org.irmi.isolation.PointKind;
 import org.irmi.isolation.PoisonConfig;
 import org.irmi.isolation.PoisonMessagePoint;
 import org.irmi.isolation.SignatureRule;
-import org.irmi.isolation.StreamKey;
 import org.irmi.isolation.Trigger;
+import org.irmi.monitors.StreamKey;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 

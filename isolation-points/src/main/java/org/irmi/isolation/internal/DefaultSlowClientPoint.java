@@ -9,7 +9,6 @@ import java.util.concurrent.atomic.LongAdder;
 import java.util.function.LongSupplier;
 import java.util.function.Supplier;
 import org.irmi.isolation.AdaptationModule;
-import org.irmi.isolation.CausalPair;
 import org.irmi.isolation.Decision;
 import org.irmi.isolation.Evidence;
 import org.irmi.isolation.LocalLoad;
@@ -18,8 +17,9 @@ import org.irmi.isolation.PointKind;
 import org.irmi.isolation.RemoteLoad;
 import org.irmi.isolation.SlowClientConfig;
 import org.irmi.isolation.SlowClientPoint;
-import org.irmi.isolation.StreamKey;
 import org.irmi.isolation.Trigger;
+import org.irmi.monitors.StreamKey;
+import org.irmi.sla.CausalPair;
 
 /**
  * The slow-client point. The call path does a map lookup and a volatile read when nothing is
@@ -107,7 +107,7 @@ public final class DefaultSlowClientPoint implements SlowClientPoint {
     public Decision beforeMarshalling(OutgoingCall call) {
         Evidence evidence = null;
         for (PairState pair : outgoingPairs(call.operation())) {
-            if (!pair.pair.matchesOutgoing(call)) {
+            if (!call.targetMatches(pair.pair.target())) { // the operation matched in outgoingPairs
                 continue;
             }
             pair.out.increment();
@@ -274,12 +274,11 @@ public final class DefaultSlowClientPoint implements SlowClientPoint {
         for (PairState p : byName.values()) {
             PairWindow.Sample s = p.last;
             CausalPair c = p.pair;
-            org.irmi.monitors.PairSnapshot w = new org.irmi.monitors.PairSnapshot(
-                    new org.irmi.monitors.CausalPair(c.name(), c.incoming().toString(), c.outgoing().toString(), c.fanOut()),
+            org.irmi.monitors.PairSnapshot w = new org.irmi.monitors.PairSnapshot(c.name(), c.fanOut(),
                     s == null ? 0 : s.inRate(), s == null ? 0 : s.outRate(), s == null ? 0 : s.growthPerSecond(),
                     s == null ? 0 : s.queueEstimate(), Double.isNaN(p.appQueue) ? java.util.OptionalLong.empty()
                     : java.util.OptionalLong.of((long) p.appQueue));
-            out.add(new org.irmi.isolation.CausalPairStatus(w, p.lastHost, p.triggered, p.evidence));
+            out.add(new org.irmi.isolation.CausalPairStatus(c, w, p.lastHost, p.triggered, p.evidence));
         }
         return out;
     }

@@ -7,12 +7,12 @@ import java.nio.charset.StandardCharsets;
 import java.time.Duration;
 import org.irmi.isolation.Decision;
 import org.irmi.isolation.Evidence;
-import org.irmi.isolation.Glob;
 import org.irmi.isolation.IncomingRequest;
 import org.irmi.isolation.MinorCodes;
 import org.irmi.isolation.PoisonConfig;
 import org.irmi.isolation.SignatureRule;
 import org.irmi.monitors.ManualClock;
+import org.irmi.sla.OperationPattern;
 import org.junit.jupiter.api.Test;
 
 class DefaultPoisonMessagePointTest {
@@ -280,9 +280,9 @@ class DefaultPoisonMessagePointTest {
         byte[] sell = "....SELL....".getBytes(StandardCharsets.US_ASCII);
         byte[] buy = "....BUY.....".getBytes(StandardCharsets.US_ASCII);
         DefaultPoisonMessagePoint p = point(PoisonConfig.custom()
-                .signature(new SignatureRule("sell", Glob.of("order*"), 0, 12,
+                .signature(new SignatureRule("sell", OperationPattern.of("order*"), 0, 12,
                         "SELL".getBytes(StandardCharsets.US_ASCII)))
-                .signature(new SignatureRule("head", Glob.of("raw"), 0, 2, null)).build());
+                .signature(new SignatureRule("head", OperationPattern.of("raw"), 0, 2, null)).build());
         assertThat(p.signatureOf(req("order", sell))).isEqualTo("order#sell");
         assertThat(p.signatureOf(req("order", buy))).isEqualTo("order");
         assertThat(p.signatureOf(req("raw", new byte[]{0x0a, (byte) 0xff, 3})))

@@ -5,7 +5,6 @@ import static org.assertj.core.api.Assertions.assertThat;
 import java.time.Duration;
 import java.util.concurrent.atomic.AtomicReference;
 import org.irmi.isolation.AdaptationModule;
-import org.irmi.isolation.CausalPair;
 import org.irmi.isolation.Decision;
 import org.irmi.isolation.Evidence;
 import org.irmi.isolation.LocalLoad;
@@ -15,6 +14,7 @@ import org.irmi.isolation.RemoteLoad;
 import org.irmi.isolation.SlowClientConfig;
 import org.irmi.isolation.Trigger;
 import org.irmi.monitors.ManualClock;
+import org.irmi.sla.CausalPair;
 import org.junit.jupiter.api.Test;
 
 class DefaultSlowClientPointTest {
@@ -24,7 +24,7 @@ class DefaultSlowClientPointTest {
     private final TestModules.Recording module = TestModules.Recording.shortCircuiting();
     private final DecisionRecorder recorder = new DecisionRecorder(clock::wallMillis);
     private final SlowClientConfig config = SlowClientConfig.custom()
-            .pair(CausalPair.of("events", "publish", "deliver"))
+            .pair(CausalPair.named("events", "publish", "deliver"))
             .window(Duration.ofSeconds(5)).queueGrowthPerSecond(5).maxQueueLength(50).queueLow(5)
             .heapPressureHigh(0.8).minHold(Duration.ZERO).build();
     private final DefaultSlowClientPoint point = new DefaultSlowClientPoint(config, module, recorder,
@@ -149,7 +149,7 @@ class DefaultSlowClientPointTest {
     @Test
     void shouldLeaveUnguardedTargetsAloneWhenTriggered() {
         SlowClientConfig guarded = SlowClientConfig.custom()
-                .pair(CausalPair.of("events", "publish", "deliver"))
+                .pair(CausalPair.named("events", "publish", "deliver"))
                 .guards((target, op) -> target.equals("Other")).heapPressureHigh(0.8)
                 .queueGrowthPerSecond(5).build();
         DefaultSlowClientPoint p = new DefaultSlowClientPoint(guarded, module, recorder,
@@ -167,7 +167,7 @@ class DefaultSlowClientPointTest {
     @Test
     void shouldTriggerOnASlowRoundTripAndForgetItWhenStale() {
         SlowClientConfig rtt = SlowClientConfig.custom()
-                .pair(CausalPair.of("events", "publish", "deliver")).queueGrowthPerSecond(5)
+                .pair(CausalPair.named("events", "publish", "deliver")).queueGrowthPerSecond(5)
                 .remoteRttHigh(Duration.ofMillis(20)).remoteReportMaxAge(Duration.ofSeconds(1))
                 .minHold(Duration.ZERO).build();
         DefaultSlowClientPoint p = new DefaultSlowClientPoint(rtt, module, recorder, local::get,

@@ -1,7 +1,6 @@
 package org.irmi.monitors.internal;
 
 import java.util.ArrayList;
-import java.util.HashMap;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
@@ -12,7 +11,6 @@ import java.util.function.LongSupplier;
 
 import io.micrometer.core.instrument.Gauge;
 import io.micrometer.core.instrument.binder.MeterBinder;
-import org.irmi.monitors.CausalPair;
 import org.irmi.monitors.CausalPairMonitor;
 import org.irmi.monitors.Clock;
 import org.irmi.monitors.PairSnapshot;
@@ -31,65 +29,51 @@ import org.irmi.monitors.WindowConfig;
  * The low-water mark keeps outgoing calls that have other causes (retries, calls made at start-up)
  * from hiding a later build-up behind a negative difference.
  *
- * <p>THREAD-SAFE: the lookup maps are immutable after construction; recording is lock-free; each
+ * <p>THREAD-SAFE: the lookup map is immutable after construction; recording is lock-free; each
  * pair's low-water mark is updated under that pair's monitor.
  */
 public final class WindowedCausalPairMonitor implements CausalPairMonitor {
 
-    private final List<CausalPair> pairs;
+    private final List<String> names;
     private final Map<String, Pair> byName;
-    private final Map<String, Pair[]> byIncoming;
-    private final Map<String, Pair[]> byOutgoing;
     private final Clock clock;
 
     /**
-     * @param pairs  pairs with unique names
-     * @param config window of every rate
-     * @param clock  time source
+     * @param fanOutByPair each pair's fan-out by its name, in configuration order
+     * @param config       window of every rate
+     * @param clock        time source
      */
-    public WindowedCausalPairMonitor(List<CausalPair> pairs, WindowConfig config, Clock clock) {
-        Objects.requireNonNull(pairs, "pairs");
+    public WindowedCausalPairMonitor(Map<String, Double> fanOutByPair, WindowConfig config, Clock clock) {
+        Objects.requireNonNull(fanOutByPair, "fanOutByPair");
         Objects.requireNonNull(config, "config");
         this.clock = Objects.requireNonNull(clock, "clock");
-        this.pairs = List.copyOf(pairs);
-        Map<String, Pair> names = new LinkedHashMap<>();
-        Map<String, List<Pair>> in = new HashMap<>();
-        Map<String, List<Pair>> out = new HashMap<>();
-        for (CausalPair p : this.pairs) {
-            Pair state = new Pair(p, SlidingWindow.of(config, clock), SlidingWindow.of(config, clock));
-            if (names.putIfAbsent(p.name(), state) != null) {
-                throw new IllegalArgumentException("causal pair name '" + p.name() + "' is used twice; pair names must be unique");
+        Map<String, Pair> pairs = new LinkedHashMap<>();
+        fanOutByPair.forEach((name, fanOut) -> {
+            Objects.requireNonNull(name, "pair name");
+            if (name.isBlank()) {
+                throw new IllegalArgumentException("causal pair name must not be blank");
             }
-            in.computeIfAbsent(p.incomingOperation(), k -> new ArrayList<>()).add(state);
-            out.computeIfAbsent(p.outgoingOperation(), k -> new ArrayList<>()).add(state);
-        }
-        this.byName = Map.copyOf(names);
-        this.byIncoming = freeze(in);
-        this.byOutgoing = freeze(out);
+            if (fanOut == null || !(fanOut > 0) || Double.isInfinite(fanOut)) {
+                throw new IllegalArgumentException("fanOut of causal pair '" + name + "' must be a finite number > 0, was " + fanOut);
+            }
+            pairs.put(name, new Pair(name, fanOut, SlidingWindow.of(config, clock), SlidingWindow.of(config, clock)));
+        });
+        this.names = List.copyOf(pairs.keySet());
+        this.byName = Map.copyOf(pairs);
     }
 
     @Override
-    public void recordIncoming(String operation) {
-        Pair[] hits = byIncoming.get(operation);
-        if (hits != null) {
-            long now = clock.nanoTime();
-            for (Pair p : hits) {
-                p.incoming.recordAt(now, 1);
-                p.totalIn.increment();
-            }
-        }
+    public void recordIncoming(String pairName) {
+        Pair p = pair(pairName);
+        p.incoming.recordAt(clock.nanoTime(), 1);
+        p.totalIn.increment();
     }
 
     @Override
-    public void recordOutgoing(String operation) {
-        Pair[] hits = byOutgoing.get(operation);
-        if (hits != null) {
-            long now = clock.nanoTime();
-            for (Pair p : hits) {
-                p.outgoing.recordAt(now, 1);
-                p.totalOut.increment();
-            }
-        }
+    public void recordOutgoing(String pairName) {
+        Pair p = pair(pairName);
+        p.outgoing.recordAt(clock.nanoTime(), 1);
+        p.totalOut.increment();
     }
 
     @Override
@@ -105,23 +89,22 @@ public final class WindowedCausalPairMonitor implements CausalPairMonitor {
 
     @Override
     public List<PairSnapshot> snapshots() {
-        List<PairSnapshot> result = new ArrayList<>(pairs.size());
-        for (CausalPair p : pairs) {
-            result.add(byName.get(p.name()).snapshot());
+        List<PairSnapshot> result = new ArrayList<>(names.size());
+        for (String name : names) {
+            result.add(byName.get(name).snapshot());
         }
         return result;
     }
 
     @Override
-    public List<CausalPair> pairs() {
-        return pairs;
+    public List<String> pairNames() {
+        return names;
     }
 
     @Override
     public MeterBinder metrics() {
         return registry -> {
-            for (CausalPair p : pairs) {
-                String name = p.name();
+            for (String name : names) {
                 gauge(registry, "irmi.pairs.incoming.rate", "Incoming calls of the pair's incoming operation per second over the window", "calls/s", name, s -> s.incomingPerSecond());
                 gauge(registry, "irmi.pairs.outgoing.rate", "Outgoing calls of the pair's outgoing operation per second over the window", "calls/s", name, s -> s.outgoingPerSecond());
                 gauge(registry, "irmi.pairs.queue.growth", "Estimated queue growth: incoming rate times fan-out minus outgoing rate", "calls/s", name, s -> s.queueGrowthPerSecond());
@@ -141,20 +124,15 @@ public final class WindowedCausalPairMonitor implements CausalPairMonitor {
     private Pair pair(String pairName) {
         Pair p = byName.get(Objects.requireNonNull(pairName, "pairName"));
         if (p == null) {
-            throw new IllegalArgumentException("no causal pair named '" + pairName + "'; configured pairs: " + byName.keySet());
+            throw new IllegalArgumentException("no causal pair named '" + pairName + "'; configured pairs: " + names);
         }
         return p;
     }
 
-    private static Map<String, Pair[]> freeze(Map<String, List<Pair>> m) {
-        Map<String, Pair[]> result = new HashMap<>();
-        m.forEach((k, v) -> result.put(k, v.toArray(new Pair[0])));
-        return Map.copyOf(result);
-    }
-
     /** One pair's state. */
     private static final class Pair {
-        final CausalPair pair;
+        final String name;
+        final double fanOut;
         final SlidingWindow incoming;
         final SlidingWindow outgoing;
         final LongAdder totalIn = new LongAdder();
@@ -162,8 +140,9 @@ public final class WindowedCausalPairMonitor implements CausalPairMonitor {
         volatile LongSupplier queueGauge;
         private double lowWater; // guarded by this
 
-        Pair(CausalPair pair, SlidingWindow incoming, SlidingWindow outgoing) {
-            this.pair = pair;
+        Pair(String name, double fanOut, SlidingWindow incoming, SlidingWindow outgoing) {
+            this.name = name;
+            this.fanOut = fanOut;
             this.incoming = incoming;
             this.outgoing = outgoing;
         }
@@ -171,7 +150,7 @@ public final class WindowedCausalPairMonitor implements CausalPairMonitor {
         PairSnapshot snapshot() {
             double in = incoming.snapshot().ratePerSecond();
             double out = outgoing.snapshot().ratePerSecond();
-            double diff = totalIn.sum() * pair.fanOut() - totalOut.sum();
+            double diff = totalIn.sum() * fanOut - totalOut.sum();
             double estimate;
             synchronized (this) {
                 lowWater = Math.min(lowWater, diff);
@@ -179,7 +158,7 @@ public final class WindowedCausalPairMonitor implements CausalPairMonitor {
             }
             LongSupplier gauge = queueGauge;
             OptionalLong measured = gauge == null ? OptionalLong.empty() : OptionalLong.of(gauge.getAsLong());
-            return new PairSnapshot(pair, in, out, in * pair.fanOut() - out, estimate, measured);
+            return new PairSnapshot(name, fanOut, in, out, in * fanOut - out, estimate, measured);
         }
     }
 }

@@ -10,7 +10,6 @@ import java.util.Map;
 import java.util.concurrent.CyclicBarrier;
 import java.util.function.Supplier;
 
-import org.irmi.monitors.CausalPair;
 import org.irmi.monitors.CausalPairMonitor;
 import org.irmi.monitors.Clock;
 import org.irmi.monitors.LatencyWindow;
@@ -79,8 +78,8 @@ public final class CpuCostMain {
         });
         opsPerRound.put("LatencyWindow.snapshot", 2_000);
         paths.put("CausalPairMonitor.recordIncoming", () -> {
-            CausalPairMonitor m = CausalPairMonitor.of(List.of(CausalPair.of("p", "submit", "forward")), ten, clock);
-            return () -> () -> m.recordIncoming("submit");
+            CausalPairMonitor m = CausalPairMonitor.of(Map.of("p", 1.0), ten, clock);
+            return () -> () -> m.recordIncoming("p");
         });
         opsPerRound.put("CausalPairMonitor.recordIncoming", 2_000_000);
         paths.put("RequestCostMonitor.record", () -> {

@@ -1,10 +1,9 @@
 package org.irmi.monitors.bench;
 
 import java.time.Duration;
-import java.util.List;
+import java.util.Map;
 import java.util.concurrent.TimeUnit;
 
-import org.irmi.monitors.CausalPair;
 import org.irmi.monitors.CausalPairMonitor;
 import org.irmi.monitors.Clock;
 import org.irmi.monitors.LatencySnapshot;
@@ -49,7 +48,7 @@ public class WindowBenchmark {
         window10 = SlidingWindow.of(ten, clock);
         window100 = SlidingWindow.of(WindowConfig.of(Duration.ofSeconds(10), 100), clock);
         latency = LatencyWindow.of(ten, clock);
-        pairs = CausalPairMonitor.of(List.of(CausalPair.of("events", "submit", "forward")), ten, clock);
+        pairs = CausalPairMonitor.of(Map.of("events", 1.0), ten, clock);
         cost = RequestCostMonitor.of(ten, clock);
         costSampled16 = RequestCostMonitor.sampled(ten, clock, 16);
         for (int i = 0; i < 1_000; i++) {
@@ -112,7 +111,7 @@ public class WindowBenchmark {
     /** Counts one incoming call of a causal pair (map lookup + window record). */
     @Benchmark
     public void pairRecordIncoming() {
-        pairs.recordIncoming("submit");
+        pairs.recordIncoming("events");
     }
 
     /** Accounts one request whose cost is already known (three pairs of windows, stream lookup). */

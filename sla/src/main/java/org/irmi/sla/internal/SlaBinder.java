@@ -619,7 +619,7 @@ public final class SlaBinder {
     RejectConfig.Kind kind = s.scalar("kind", "TRANSIENT or NO_RESOURCES",
         t -> choice(t, RejectConfig.Kind.class, Map.of("TRANSIENT", RejectConfig.Kind.TRANSIENT,
             "NO_RESOURCES", RejectConfig.Kind.NO_RESOURCES)));
-    Long minor = s.scalar("minorCode", "a minor code such as 0x49520001", t -> {
+    Long minor = s.scalar("minorCode", "a minor code such as 0x49524001", t -> {
       long v;
       try {
         v = t.startsWith("0x") || t.startsWith("0X") ? Long.parseLong(t.substring(2), 16) : Long.parseLong(t);

@@ -93,7 +93,7 @@ public final class SlaRenderer {
         pm.put("incoming", p.incoming().glob());
         pm.put("target", p.target().glob());
         pm.put("outgoing", p.outgoing().glob());
-        pm.put("fanout", number(p.fanout()));
+        pm.put("fanout", number(p.fanOut()));
         pairs.add(pm);
       }
       m.put("causalPairs", pairs);
