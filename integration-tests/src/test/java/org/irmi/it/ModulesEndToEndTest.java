@@ -49,7 +49,7 @@ class ModulesEndToEndTest {
     }
 
     record Outcome(IsolationRuntime runtime, TradeImpl secondary, long failures, long maxQueue, long delivered,
-                   long returned, long endNanos) {
+                   long returned, long slowedNanos, long endNanos) {
         long decisions(Decision.Action a) {
             return runtime.decisions(PointKind.SLOW_CLIENT, a);
         }
@@ -87,13 +87,14 @@ class ModulesEndToEndTest {
         Thread.sleep(1_500);
         primary.maxQueue.set(0);
         secondary.slowNanos = 50_000_000L;
+        long slowed = System.nanoTime();
         Thread.sleep(3_000);
         running.set(false);
         long end = System.nanoTime();
         // every call in flight returns, a parked or paced one included, so the counts below are final
         assertThat(primary.awaitWorkers(WORKERS_STOP_MILLIS)).as("the workers stopped").isTrue();
         Outcome o = new Outcome(rt, secondary, primary.failures.get(), primary.maxQueue.get(),
-                secondary.delivered.get(), primary.returned.get(), end);
+                secondary.delivered.get(), primary.returned.get(), slowed, end);
         System.out.println(module + ": failures=" + o.failures() + " maxQueue=" + o.maxQueue()
                 + " delivered=" + o.delivered() + " decisions=" + decisionCounts(rt));
         return o;
@@ -158,7 +159,9 @@ class ModulesEndToEndTest {
         // secondary, a constant 50 ms after it went through, give or take the scheduling of each
         // call: at each end of the span one call per worker may fall in or out.
         long slack = burst + workers;
-        long from = firstThrottle.get();
+        // from the first throttle decision, but not before the secondary was slowed: a decision made in
+        // the fast phase (a start-up transient) would count the fast phase's unpaced deliveries
+        long from = Math.max(firstThrottle.get(), o.slowedNanos());
         double seconds = (o.endNanos() - from) / 1e9;
         assertThat(seconds).as("time throttled before the run ended").isGreaterThan(1.0);
         List<Long> paced = o.secondary().deliveredAt.stream().filter(t -> t >= from && t <= o.endNanos())

@@ -89,14 +89,36 @@ class ExperimentsCiTest {
     }
 
     @Test
-    void shouldHoldSecondaryStreamsBackBehindTheHeavyStreamOnlyWhenItOutweighsThem() {
+    void shouldHoldSecondaryStreamsBackBehindTheHeavyStreamOnlyWhenItOutweighsThem() throws Exception {
         // The crosstalk mechanism, in the experiment's own servers: with the large stream weighted 8x, I-RMI's
         // reader deferred the 2 KB streams' reads while a large request was in the middle of being read; with
         // equal weights (1x) it never did. And the direction of the harm with N secondary streams: a large
         // request takes plain JacORB longer to read, relative to its time alone, than I-RMI at 8x (a quiet
-        // quick run: plain 2.6x to 3.5x with 5 to 8 streams, I-RMI about 1.0x).
+        // quick run: plain 2.6x to 3.5x with 5 to 8 streams, I-RMI about 1.0x; on a machine with half the
+        // speed per core, full runs gave plain 3.0x and I-RMI 1.9x with 8: the direction holds, the 1.2x
+        // goal does not, docs/experiments.md).
         ExperimentResult crosstalk = result("crosstalk");
         int streams = org.irmi.bench.experiments.internal.crosstalk.CrosstalkExperiment.MANY_STREAMS;
+        // The direction means something only when plain JacORB showed the harm (>= 2x, the goals'
+        // bound) in the same run, and a tiny run has one trial: on one 2-core machine plain's ratio
+        // with 8 streams ranged from 1.4x to 5.1x between runs of the same code. So the tiny crosstalk
+        // run is repeated, at most twice, until plain shows the harm; if it never does, the direction
+        // cannot be checked and the test fails saying so.
+        int runs = 1;
+        while (figure(crosstalk, "plain.ratio." + streams + "streams") < 2.0 && runs < 3) {
+            Path again = dir.resolve("crosstalk-again-" + runs);
+            ExperimentsMain.Report r = ExperimentsMain.run(List.of("crosstalk"), RunLength.TINY, 1, again,
+                    new PrintStream(terminal, true, StandardCharsets.UTF_8), "ExperimentsCiTest");
+            crosstalk = r.results().stream().filter(x -> x.name().equals("crosstalk")).findFirst()
+                    .orElseThrow(() -> new AssertionError("crosstalk did not run again: " + r.failures()));
+            runs++;
+        }
+        System.out.println("crosstalk: " + runs + " tiny run(s); plain " + figure(crosstalk, "plain.ratio." + streams + "streams")
+                + "x, I-RMI 8x " + figure(crosstalk, "irmi.ratio." + streams + "streams") + "x with " + streams + " streams");
+        assertThat(figure(crosstalk, "plain.ratio." + streams + "streams"))
+                .as("plain JacORB's worst ratio with %d streams in the last of %d tiny runs: no harm shown, no direction to check",
+                        streams, runs)
+                .isGreaterThanOrEqualTo(2.0);
 
         assertThat(figure(crosstalk, "irmi.readDeferrals.8x.1streams")).isPositive();
         assertThat(figure(crosstalk, "irmi.readDeferrals.8x." + streams + "streams")).isPositive();
