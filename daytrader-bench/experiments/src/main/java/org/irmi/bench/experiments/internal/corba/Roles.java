@@ -17,6 +17,8 @@ import org.omg.PortableServer.POAHelper;
 public final class Roles {
 
     private static final CountDownLatch STOP = new CountDownLatch(1);
+    /** Words the parent sent on stdin other than {@code stop} (e.g. {@code measure}). */
+    private static final java.util.Set<String> SIGNALS = java.util.concurrent.ConcurrentHashMap.newKeySet();
 
     private Roles() {
     }
@@ -58,12 +60,29 @@ public final class Roles {
         return STOP.getCount() == 0;
     }
 
+    /**
+     * @return milliseconds this JVM's JIT compilers have spent compiling so far, or -1 where the JVM
+     *     does not say (a warm-up gate reads its growth to tell when compilation has quietened)
+     */
+    public static long jitMillis() {
+        java.lang.management.CompilationMXBean jit = java.lang.management.ManagementFactory.getCompilationMXBean();
+        return jit != null && jit.isCompilationTimeMonitoringSupported() ? jit.getTotalCompilationTime() : -1;
+    }
+
+    /** @return true once the parent sent a line holding just {@code word} (any word but {@code stop}) */
+    public static boolean signalled(String word) {
+        return SIGNALS.contains(word);
+    }
+
     /** Blocks until the parent says stop (or goes away). */
     public static void awaitStop() throws InterruptedException {
         STOP.await();
     }
 
-    /** Starts watching stdin for the parent's {@code stop} line (done by {@link #startOrb} too). */
+    /**
+     * Starts watching stdin for the parent's {@code stop} line and its other signals (see
+     * {@link #signalled}); done by {@link #startOrb} too.
+     */
     public static void listenForStop() {
         Thread watcher = new Thread(() -> {
             try (BufferedReader in = new BufferedReader(new InputStreamReader(System.in, StandardCharsets.UTF_8))) {
@@ -72,6 +91,7 @@ public final class Roles {
                     if (line.trim().equals("stop")) {
                         break;
                     }
+                    SIGNALS.add(line.trim());
                 }
             } catch (Exception ignored) {
                 // parent gone: stop too

@@ -54,8 +54,25 @@ public final class CrosstalkExperiment implements Experiment {
     record Case(String label, OrbKind orb, int weight, int streams) {
     }
 
+    /** The JIT warm-up gate: over this window ... */
+    static final long JIT_QUIET_WINDOW_MILLIS = 2_000;
+    /** ... each process compiled at most this long (5% of a CPU). */
+    static final long JIT_QUIET_MAX_MILLIS = 100;
+    /** The longest warm-up of one condition; a condition measured with the JIT still busy is counted in the report. */
+    static long maxWarmupMillis(org.irmi.bench.experiments.RunLength length) {
+        return Long.getLong("irmi.crosstalk.maxWarmupMillis", switch (length) {
+            case TINY -> 10_000;
+            case QUICK -> 12_000;
+            case FULL -> 20_000;
+        });
+    }
+
     /** Read pacing deferrals the I-RMI server counted per condition, one figure per trial. */
     private final Map<Case, List<Long>> deferrals = new LinkedHashMap<>();
+    /** How each condition's warm-up ended, one per trial. */
+    private final Map<Case, List<Warmup>> warmups = new LinkedHashMap<>();
+    /** The server's JIT milliseconds while the large requests were measured, one figure per trial. */
+    private final Map<Case, List<Long>> measuredJit = new LinkedHashMap<>();
 
     @Override
     public String name() {
@@ -73,6 +90,8 @@ public final class CrosstalkExperiment implements Experiment {
         long warmupMillis = warmupMillis(context.length());
         ExperimentResult result = new ExperimentResult(name(), "QoS crosstalk (Figures 8-9)");
         deferrals.clear();
+        warmups.clear();
+        measuredJit.clear();
         List<Case> cases = plan(context.length(), OrbKind.selected().contains(OrbKind.PLAIN),
                 OrbKind.selected().contains(OrbKind.IRMI) && OrbKind.irmiAvailable());
         if (!OrbKind.selected().contains(OrbKind.IRMI)) {
@@ -110,7 +129,29 @@ public final class CrosstalkExperiment implements Experiment {
                                 .orElse(0));
             }
         }
+        reportWarmups(result, warmupMillis, maxWarmupMillis(context.length()));
         return result;
+    }
+
+    /** Says how long the warm-ups took, how many ended with the JIT still busy, and what it compiled while measuring. */
+    private void reportWarmups(ExperimentResult result, long minWarmupMillis, long maxWarmupMillis) {
+        List<Long> millis = warmups.values().stream().flatMap(List::stream).map(Warmup::millis).sorted().toList();
+        if (millis.isEmpty()) {
+            return;
+        }
+        long busy = warmups.values().stream().flatMap(List::stream).filter(w -> !w.quiet()).count();
+        List<Long> jit = measuredJit.values().stream().flatMap(List::stream).sorted().toList();
+        result.figure("warmup.medianMillis", millis.get(millis.size() / 2));
+        result.figure("warmup.busyConditions", busy);
+        result.note(String.format("Warm-up: each condition warmed up until the JIT compilers of the server and of the large client"
+                + " had spent at most %d ms each compiling over the last %d ms (at least %.1f s, at most %.0f s): median %.1f s"
+                + " (%.1f to %.1f s) over %d conditions; %d measured with the JIT still busy at the limit. While the large"
+                + " requests were measured, the server compiled for %s ms (median, range over conditions)."
+                + " Without this gate (a fixed 2 s warm-up) the server's C2 compiler took 40%% of the server's CPU"
+                + " during the measurement with 8 streams on a 2-core machine, inflating both ORBs' loaded times.",
+                JIT_QUIET_MAX_MILLIS, JIT_QUIET_WINDOW_MILLIS, minWarmupMillis / 1000.0, maxWarmupMillis / 1000.0,
+                millis.get(millis.size() / 2) / 1000.0, millis.get(0) / 1000.0, millis.get(millis.size() - 1) / 1000.0,
+                millis.size(), busy, jit.isEmpty() ? "-" : jit.get(jit.size() / 2) + " (" + jit.get(0) + " to " + jit.get(jit.size() - 1) + ")"));
     }
 
     /**
@@ -120,16 +161,14 @@ public final class CrosstalkExperiment implements Experiment {
      * with the same stream counts, and the four weights of Figure 9 with one stream (the paper's
      * figure) and with {@link #MANY_STREAMS} (where plain JacORB shows the harm, so the order of the
      * curves is measured under contention). The tiny (CI) plan keeps the two ends of each; the
-     * quick plan doubles the stream count from 1 to N (1, 2, 4, 8 with N = 8), which keeps {@code --quick}
-     * under its 5 minutes (all eight counts made it 5 min 15 s with the build).
+     * quick plan keeps 1 and N streams with all four weights: each condition now warms up until the
+     * JIT is quiet (7-12 s here), and the four stream counts 1, 2, 4, 8 made the quick crosstalk run
+     * alone take 4 min 24 s.
      */
     static List<Case> plan(org.irmi.bench.experiments.RunLength length, boolean plain, boolean irmi) {
         boolean tiny = length == org.irmi.bench.experiments.RunLength.TINY;
         int[] streamCounts = switch (length) {
-            case TINY -> new int[] {1, MANY_STREAMS};
-            case QUICK -> java.util.stream.IntStream.concat(
-                    java.util.stream.IntStream.iterate(1, n -> n < MANY_STREAMS, n -> n * 2),
-                    java.util.stream.IntStream.of(MANY_STREAMS)).distinct().toArray();
+            case TINY, QUICK -> MANY_STREAMS > 1 ? new int[] {1, MANY_STREAMS} : new int[] {1};
             case FULL -> java.util.stream.IntStream.rangeClosed(1, MANY_STREAMS).toArray();
         };
         int[] weights = tiny ? new int[] {1, GOAL_WEIGHT} : WEIGHTS;
@@ -195,8 +234,11 @@ public final class CrosstalkExperiment implements Experiment {
             }
             ChildJvm large = children.add(ChildJvm.start(tag + "-large", CLIENT_CPUS, context.classPath(), clientOptions,
                     LargeStreamMain.class, List.of(ior, sizes.toString(), String.valueOf(reps), String.valueOf(warmup),
-                    String.valueOf(warmupMillis)),
+                    String.valueOf(warmupMillis), "gate"),
                     context.logDir()));
+            Warmup warm = awaitQuietJit(server, large, warmupMillis, maxWarmupMillis(context.length()));
+            warmups.computeIfAbsent(c, k -> new ArrayList<>()).add(warm);
+            large.send("measure");
             new ProgressBar(context.terminal()).steps("crosstalk " + c.label() + " (sizes)", SIZES.length,
                     () -> large.linesWith("RESULT").size(), () -> !large.alive(), caseTimeoutMillis(reps));
             if (large.linesWith("RESULT").size() < SIZES.length) {
@@ -206,8 +248,12 @@ public final class CrosstalkExperiment implements Experiment {
             List<String> stats = server.linesWith("STAT");
             if (!stats.isEmpty()) {
                 String[] cells = stats.get(stats.size() - 1).split(" ");
-                deferrals.merge(c, List.of(Long.parseLong(cells[cells.length - 1])),
+                deferrals.merge(c, List.of(Long.parseLong(cells[3])),
                         (a, b) -> java.util.stream.Stream.concat(a.stream(), b.stream()).toList());
+                long serverJit = Long.parseLong(cells[4]);
+                if (serverJit >= 0 && warm.serverJitMillis() >= 0) {
+                    measuredJit.computeIfAbsent(c, k -> new ArrayList<>()).add(serverJit - warm.serverJitMillis());
+                }
             }
             Map<Integer, long[]> bySize = new TreeMap<>();
             for (String line : large.linesWith("RESULT")) {
@@ -217,6 +263,44 @@ public final class CrosstalkExperiment implements Experiment {
             }
             return bySize;
         }
+    }
+
+    /** How one condition's warm-up ended: after how long, whether the JIT had gone quiet, the server's JIT time then. */
+    record Warmup(long millis, boolean quiet, long serverJitMillis) {
+    }
+
+    /**
+     * Waits, while the large client warms up, until the JIT compilers of the server and of the large
+     * client have gone quiet ({@link JitQuiet}: at most {@link #JIT_QUIET_MAX_MILLIS} compiled per
+     * process over the last {@link #JIT_QUIET_WINDOW_MILLIS}), and at least {@code minMillis}; at most
+     * {@code maxMillis}, after which the condition is measured anyway and the report counts it.
+     */
+    private static Warmup awaitQuietJit(ChildJvm server, ChildJvm large, long minMillis, long maxMillis)
+            throws InterruptedException {
+        JitQuiet gate = new JitQuiet(JIT_QUIET_WINDOW_MILLIS, JIT_QUIET_MAX_MILLIS);
+        long start = System.nanoTime();
+        while (true) {
+            long elapsed = (System.nanoTime() - start) / 1_000_000;
+            long serverJit = lastCell(server.linesWith("STAT"), 4);
+            long clientJit = lastCell(large.linesWith("WARM"), 1);
+            if (serverJit != Long.MIN_VALUE && clientJit != Long.MIN_VALUE) {
+                gate.sample(elapsed, serverJit, clientJit);
+            }
+            boolean quiet = gate.quiet();
+            if ((quiet && elapsed >= minMillis) || elapsed >= maxMillis || !large.alive()) {
+                return new Warmup(elapsed, quiet, serverJit == Long.MIN_VALUE ? -1 : serverJit);
+            }
+            Thread.sleep(250);
+        }
+    }
+
+    /** @return the {@code index}th space-separated number (from 0, after the prefix) of the last line, or Long.MIN_VALUE when there is none */
+    private static long lastCell(List<String> lines, int index) {
+        if (lines.isEmpty()) {
+            return Long.MIN_VALUE;
+        }
+        String[] cells = lines.get(lines.size() - 1).split(" ");
+        return cells.length > index ? Long.parseLong(cells[index]) : Long.MIN_VALUE;
     }
 
     /**

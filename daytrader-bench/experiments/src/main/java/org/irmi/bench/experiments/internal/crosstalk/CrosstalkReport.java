@@ -85,6 +85,14 @@ final class CrosstalkReport {
                     harm.shown() ? "shown" : "not shown");
         }
         result.table(byStreams);
+        // The weight's own effect with the most streams, on I-RMI alone: 1x (no pacing) against 8x.
+        List<Double> oneX = new ArrayList<>();
+        for (Map<Case, Map<Integer, long[]>> trial : trials) {
+            oneX.add(worstRatio(trial, find(trial, OrbKind.IRMI, GOAL_WEIGHT, 0), find(trial, OrbKind.IRMI, 1, MANY_STREAMS)));
+        }
+        if (oneX.stream().anyMatch(Double::isFinite)) {
+            result.figure("irmi.ratio.1x." + MANY_STREAMS + "streams", Spread.of(oneX).median());
+        }
         int harmStreams = fewestStreamsShowingHarm(plainByStreams);
         result.figure("plain.fewestStreamsShowingHarm", harmStreams);
         // The goal is one stream and four; where one stream does not show the harm on this

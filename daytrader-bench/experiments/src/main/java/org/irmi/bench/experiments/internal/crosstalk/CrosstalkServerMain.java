@@ -20,8 +20,9 @@ import org.omg.PortableServer.POAHelper;
  * thread by its message assembly listener. The parent picks the ORB (plain JacORB or I-RMI with a
  * weight in its SLA) with {@code -D} options.
  *
- * <p>Prints {@code STAT <wallMillis> <bulkCalls> <smallCalls> <readDeferrals>} every
- * {@code statMillis} (read deferrals: I-RMI's read pacing held a secondary stream back; 0 on plain).
+ * <p>Prints {@code STAT <wallMillis> <bulkCalls> <smallCalls> <readDeferrals> <jitMillis>} every
+ * {@code statMillis} (read deferrals: I-RMI's read pacing held a secondary stream back, 0 on plain;
+ * JIT milliseconds: what this JVM's compilers have spent so far, which the warm-up gate reads).
  */
 public final class CrosstalkServerMain {
 
@@ -64,7 +65,7 @@ public final class CrosstalkServerMain {
                 ? () -> irmi.transport().map(t -> t.stats().readDeferrals()).orElse(0L) : () -> 0L;
         while (!Roles.stopping()) {
             Roles.report("STAT " + System.currentTimeMillis() + " " + bulk.get() + " " + small.get() + " "
-                    + deferrals.getAsLong());
+                    + deferrals.getAsLong() + " " + Roles.jitMillis());
             Thread.sleep(statMillis);
         }
         Roles.exit(orb);

@@ -15,9 +15,13 @@ import org.omg.CORBA.ORB;
  * <p>Prints {@code RESULT <bytes> <medianNanos> <meanNanos> <p90Nanos>} per size, then {@code DONE}.
  *
  * <p>Warm-up: {@code warmup} rounds over every size, and more rounds until {@code warmupMillis}
- * have passed, so the JIT compilers (which share the server's one CPU) are done before measuring.
+ * have passed; with {@code gate}, more rounds still until the parent sends {@code measure} (it does
+ * once the JIT compilers of the server and of this client have gone quiet, see
+ * {@link JitQuiet}): the compilers share the server's one CPU, and a request measured while they
+ * work measures them. Prints {@code WARM <elapsedMillis> <jitMillis>} about every 250 ms while
+ * warming up.
  *
- * <p>Arguments: {@code <ior> <size,size,...> <reps> <warmup> [warmupMillis]}.
+ * <p>Arguments: {@code <ior> <size,size,...> <reps> <warmup> [warmupMillis [gate]]}.
  */
 public final class LargeStreamMain {
 
@@ -31,10 +35,18 @@ public final class LargeStreamMain {
         int reps = Integer.parseInt(args[2]);
         int warmup = Integer.parseInt(args[3]);
         long warmupNanos = args.length > 4 ? Long.parseLong(args[4]) * 1_000_000L : 0;
+        boolean gate = args.length > 5 && args[5].equals("gate");
         long warmupStart = System.nanoTime();
-        for (int round = 0; (round < warmup || System.nanoTime() - warmupStart < warmupNanos) && !Roles.stopping(); round++) {
+        long lastReport = 0;
+        for (int round = 0; (round < warmup || System.nanoTime() - warmupStart < warmupNanos
+                || (gate && !Roles.signalled("measure"))) && !Roles.stopping(); round++) {
             for (int size : sizes) {
                 server.put("putBulk", System.nanoTime(), new byte[size]);
+            }
+            long elapsedMillis = (System.nanoTime() - warmupStart) / 1_000_000;
+            if (elapsedMillis - lastReport >= 250) {
+                lastReport = elapsedMillis;
+                Roles.report("WARM " + elapsedMillis + " " + Roles.jitMillis());
             }
         }
         for (int size : sizes) {
