@@ -136,6 +136,26 @@ class DefaultPoisonMessagePointTest {
     }
 
     @Test
+    void shouldNotClearARequestThatRanThroughTheWholeEpisodeByCountingItInS2() {
+        // attribution off: the set difference alone. The poison was admitted before the rising edge and is
+        // still running at the falling edge (throughput recovered while it ran); a quote admitted during the
+        // episode is still running too. S2 holds the quote only, so the poison stays a suspect.
+        DefaultPoisonMessagePoint p = point(PoisonConfig.custom().attribution(false).minBaselineRequests(10).build());
+        normal(p, "quote", 50);
+        IncomingRequest poison = req("poison");
+        p.onRequestHeader(poison);
+        p.onRisingEdge(clock.nanoTime(), Evidence.NONE);
+        IncomingRequest lateQuote = req("quote");
+        p.onRequestHeader(lateQuote);
+        clock.advance(Duration.ofSeconds(2));
+        p.onFallingEdge(clock.nanoTime(), Evidence.NONE);
+        p.onDispatchEnd(poison.requestKey(), 4_000_000_000L, 40_000_000_000L);
+
+        assertThat(p.episodeReports()).hasSize(1);
+        assertThat(p.episodeReports().get(0).suspects()).containsExactly("poison");
+    }
+
+    @Test
     void shouldContinueTheEpisodeWhenTheProblemReturnsWhileS1RequestsStillRun() {
         DefaultPoisonMessagePoint p = point(config());
         normal(p, "quote", 50);
