@@ -61,8 +61,7 @@ public final class CrosstalkExperiment implements Experiment {
     /** The longest warm-up of one condition; a condition measured with the JIT still busy is counted in the report. */
     static long maxWarmupMillis(org.irmi.bench.experiments.RunLength length) {
         return Long.getLong("irmi.crosstalk.maxWarmupMillis", switch (length) {
-            case TINY -> 10_000;
-            case QUICK -> 12_000;
+            case TINY, QUICK -> 10_000;
             case FULL -> 20_000;
         });
     }
@@ -160,13 +159,14 @@ public final class CrosstalkExperiment implements Experiment {
      * issue's allowance where one stream does not); I-RMI alone, its {@link #GOAL_WEIGHT}x weight
      * with the same stream counts, and the four weights of Figure 9 with one stream (the paper's
      * figure) and with {@link #MANY_STREAMS} (where plain JacORB shows the harm, so the order of the
-     * curves is measured under contention). The tiny (CI) plan keeps the two ends of each; the
-     * quick plan keeps 1 and N streams with all four weights: each condition now warms up until the
-     * JIT is quiet (7-12 s here), and the four stream counts 1, 2, 4, 8 made the quick crosstalk run
-     * alone take 4 min 24 s.
+     * curves is measured under contention). The tiny (CI) and quick plans keep the two ends of each
+     * (1 and N streams, weights 1x and 8x; quick measures more requests): each condition warms up
+     * until the JIT is quiet (7-12 s on a 2-core machine), and the quick plan with 1, 2, 4, 8 streams
+     * and all four weights made the quick crosstalk run alone take 4 min 24 s (1 and N streams with
+     * all four weights: 3 min 12 s), against the 5 minutes of the whole {@code --quick}.
      */
     static List<Case> plan(org.irmi.bench.experiments.RunLength length, boolean plain, boolean irmi) {
-        boolean tiny = length == org.irmi.bench.experiments.RunLength.TINY;
+        boolean tiny = length != org.irmi.bench.experiments.RunLength.FULL;
         int[] streamCounts = switch (length) {
             case TINY, QUICK -> MANY_STREAMS > 1 ? new int[] {1, MANY_STREAMS} : new int[] {1};
             case FULL -> java.util.stream.IntStream.rangeClosed(1, MANY_STREAMS).toArray();

@@ -80,8 +80,8 @@ class CrosstalkReportTest {
         assertThat(CrosstalkExperiment.plan(RunLength.TINY, true, false)).extracting(Case::streams).containsExactly(0, 1, most);
         assertThat(CrosstalkExperiment.plan(RunLength.QUICK, true, false)).as("quick: alone, 1 and N streams")
                 .extracting(Case::streams).containsExactly(0, 1, most);
-        assertThat(CrosstalkExperiment.plan(RunLength.QUICK, false, true)).as("quick: every weight with 1 and with N streams")
-                .extracting(Case::weight).contains(1, 2, 4, 8);
+        assertThat(CrosstalkExperiment.plan(RunLength.QUICK, false, true)).as("quick: weights 1x and 8x, as CI")
+                .extracting(Case::weight).containsOnly(1, 8);
     }
 
     private static Map<Integer, long[]> sizes(Map<Integer, Long> medians) {
