@@ -1,6 +1,8 @@
 package org.irmi.isolation;
 
+import java.util.List;
 import java.util.Objects;
+import org.irmi.sla.ArgumentSignature;
 import org.irmi.sla.OperationPattern;
 
 /**
@@ -40,6 +42,13 @@ public record SignatureRule(String name, OperationPattern operation, int offset,
                     + pattern.length + " bytes must fit in length " + length);
         }
         pattern = pattern == null ? null : pattern.clone();
+    }
+
+    /** @return the compiled rules of the SLA's signatures, in order. */
+    public static List<SignatureRule> of(List<ArgumentSignature> signatures) {
+        return signatures.stream()
+                .map(s -> new SignatureRule(s.name(), s.operation(), s.offset(), s.length(), s.patternBytes().orElse(null)))
+                .toList();
     }
 
     /** @return how many body bytes the reader must hand over for this rule. */

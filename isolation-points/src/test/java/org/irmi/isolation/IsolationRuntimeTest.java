@@ -9,6 +9,8 @@ import java.util.Map;
 import org.irmi.monitors.EdgeEvent;
 import org.irmi.monitors.EdgeSample;
 import org.irmi.monitors.ManualClock;
+import org.irmi.sla.CrosstalkConfig;
+import org.irmi.sla.PoisonConfig;
 import org.junit.jupiter.api.Test;
 
 class IsolationRuntimeTest {

@@ -154,7 +154,7 @@ public final class OrbIsolation implements AutoCloseable {
                           boolean crosstalkHeaders, boolean tags) {
         static Wiring of(IsolationRuntime rt) {
             java.util.List<org.irmi.isolation.WeightRule> rules = rt.crosstalkConfig()
-                    .map(org.irmi.isolation.CrosstalkConfig::rules).orElse(java.util.List.of());
+                    .map(c -> org.irmi.isolation.WeightRule.of(c.weights())).orElse(java.util.List.of());
             boolean headers = rules.stream().anyMatch(r -> r.match() != org.irmi.isolation.WeightRule.Match.CLIENT_ADDRESS);
             boolean tags = rules.stream().anyMatch(r -> r.match() == org.irmi.isolation.WeightRule.Match.TAG);
             return new Wiring(rt, rt.slowClient().orElse(null), rt.poison().orElse(null), headers, tags);
