@@ -12,6 +12,7 @@ import org.irmi.monitors.ManualClock;
 import org.irmi.sla.CrosstalkConfig;
 import org.irmi.sla.PoisonConfig;
 import org.junit.jupiter.api.Test;
+import org.irmi.sla.SystemExceptionKind;
 
 class IsolationRuntimeTest {
     private final ManualClock clock = new ManualClock();

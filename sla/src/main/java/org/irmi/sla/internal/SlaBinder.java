@@ -37,6 +37,7 @@ import org.irmi.sla.SlaParam;
 import org.irmi.sla.SlaParams;
 import org.irmi.sla.SlowClientConfig;
 import org.irmi.sla.StreamWeight;
+import org.irmi.sla.SystemExceptionKind;
 import org.irmi.sla.TargetSelector;
 import org.irmi.sla.ThrottleConfig;
 import org.irmi.sla.WindowConfig;
@@ -616,9 +617,9 @@ public final class SlaBinder {
   }
 
   private RejectConfig reject(Section s) {
-    RejectConfig.Kind kind = s.scalar("kind", "TRANSIENT or NO_RESOURCES",
-        t -> choice(t, RejectConfig.Kind.class, Map.of("TRANSIENT", RejectConfig.Kind.TRANSIENT,
-            "NO_RESOURCES", RejectConfig.Kind.NO_RESOURCES)));
+    SystemExceptionKind kind = s.scalar("kind", "TRANSIENT or NO_RESOURCES",
+        t -> choice(t, SystemExceptionKind.class, Map.of("TRANSIENT", SystemExceptionKind.TRANSIENT,
+            "NO_RESOURCES", SystemExceptionKind.NO_RESOURCES)));
     Long minor = s.scalar("minorCode", "a minor code such as 0x49524001", t -> {
       long v;
       try {

@@ -129,7 +129,7 @@ class SlaExamplesTest {
         assertThat(pc.isProtected("getQuote")).as("only what an operator lists").isFalse();
         assertThat(AdaptationModules.fromAction(poison.action(), ModuleServices.defaults()).name()).isEqualTo("reject");
         assertThat(poison.action().module()).isInstanceOfSatisfying(org.irmi.sla.RejectConfig.class, reject -> {
-            assertThat(reject.kind()).isEqualTo(org.irmi.sla.RejectConfig.Kind.TRANSIENT);
+            assertThat(reject.kind()).isEqualTo(org.irmi.sla.SystemExceptionKind.TRANSIENT);
             assertThat(reject.reason()).isEqualTo("poison request type filtered by I-RMI");
         });
         assertThat(sla.monitors().perRequestCost()).isTrue();
