@@ -17,7 +17,7 @@ import org.irmi.sla.StreamWeight;
  * @param match       what is compared
  * @param matcher     the test on the compared value (an address in a CIDR, a glob, an exact tag)
  * @param description the rule as written, for logs
- * @param weight      the relative weight, more than 0 and at most 1000
+ * @param weight      the relative weight (the SLA's, more than 0 and at most 1000)
  */
 public record WeightRule(Match match, Predicate<String> matcher, String description, double weight) {
     /** What a rule compares. */
@@ -30,14 +30,11 @@ public record WeightRule(Match match, Predicate<String> matcher, String descript
         TAG
     }
 
+    /** Null-checks; the weight was checked by the SLA's {@link StreamWeight}. */
     public WeightRule {
         Objects.requireNonNull(match, "match");
         Objects.requireNonNull(matcher, "matcher");
         Objects.requireNonNull(description, "description");
-        if (!(weight > 0 && weight <= 1000)) {
-            throw new IllegalArgumentException("crosstalk weight for " + match + " `" + description
-                    + "` must be more than 0 and at most 1000, was " + weight);
-        }
     }
 
     /**

@@ -52,20 +52,12 @@ public record CrosstalkConfig(
     c.bytes("baseReadBudget", baseReadBudgetBytes, 1024, 64L << 20);
     c.bytes("receiveBuffer.min", minReceiveBufferBytes, 1024, 256L << 20);
     c.bytes("receiveBuffer.max", maxReceiveBufferBytes, 1024, 256L << 20);
-    if (minReceiveBufferBytes > maxReceiveBufferBytes) {
-      c.fail("receiveBuffer.max", "must be at least receiveBuffer.min ("
-          + org.irmi.sla.internal.Units.formatBytes(minReceiveBufferBytes) + "), was "
-          + org.irmi.sla.internal.Units.formatBytes(maxReceiveBufferBytes));
-    }
+    c.bytesAtLeast("receiveBuffer.max", maxReceiveBufferBytes, "receiveBuffer.min", minReceiveBufferBytes);
     c.rangeExclusiveMin("defaultWeight", defaultWeight, 0, 1000);
     c.duration("idleAfter", idleAfter, Duration.ofMillis(1), Duration.ofHours(1));
     c.bytes("minReadBudget", minReadBudgetBytes, 256, 64L << 20);
     c.bytes("maxReadBudget", maxReadBudgetBytes, 256, 1L << 30);
-    if (minReadBudgetBytes > maxReadBudgetBytes) {
-      c.fail("maxReadBudget", "must be at least minReadBudget ("
-          + org.irmi.sla.internal.Units.formatBytes(minReadBudgetBytes) + "), was "
-          + org.irmi.sla.internal.Units.formatBytes(maxReadBudgetBytes));
-    }
+    c.bytesAtLeast("maxReadBudget", maxReadBudgetBytes, "minReadBudget", minReadBudgetBytes);
     c.throwIfAny();
   }
 

@@ -36,7 +36,7 @@ import org.irmi.sla.internal.Check;
  * @param neverFilter operations that are never filtered, whatever the evidence
  * @param action what to do with a suspect's requests (default: reject TRANSIENT)
  * @param naming how evidence names an offender; not SLA keys, set only through {@link #custom()}
- * @param maxCoolDown longest cool-down: each failed probation doubles the cool-down up to it, 1s to 7d,
+ * @param maxCoolDown longest cool-down: each failed probation doubles the cool-down up to it, 1s to 16 days,
  *     at least {@code coolDown} (default the larger of 10m and 16 times {@code coolDown}); not an SLA key
  * @param advertiseOverload how long after an episode or a new filter the node advertises overload to its
  *     callers in its load report, 0 to 1h (default 5s); not an SLA key
@@ -73,8 +73,8 @@ public record PoisonConfig(
   public static final int DEFAULT_CONFIRM_EPISODES = 2;
   public static final Duration DEFAULT_COOL_DOWN = Duration.ofSeconds(60);
   public static final Duration DEFAULT_MAX_COOL_DOWN = Duration.ofMinutes(10);
-  /** Upper bound of {@code maxCoolDown}. */
-  public static final Duration MAX_MAX_COOL_DOWN = Duration.ofDays(7);
+  /** Upper bound of {@code maxCoolDown}: 16 times the longest {@code coolDown}, so the default always fits. */
+  public static final Duration MAX_MAX_COOL_DOWN = Duration.ofHours(24 * 16);
   public static final Duration DEFAULT_ADVERTISE_OVERLOAD = Duration.ofSeconds(5);
 
   /**
@@ -133,10 +133,7 @@ public record PoisonConfig(
     c.range("confirmEpisodes", confirmEpisodes, 1, 100);
     c.duration("coolDown", coolDown, Duration.ofSeconds(1), Duration.ofHours(24));
     c.duration("maxCoolDown", maxCoolDown, Duration.ofSeconds(1), MAX_MAX_COOL_DOWN);
-    if (coolDown != null && maxCoolDown != null && maxCoolDown.compareTo(coolDown) < 0) {
-      c.fail("maxCoolDown", "must be at least coolDown (" + org.irmi.sla.internal.Units.formatDuration(coolDown)
-          + "), was " + org.irmi.sla.internal.Units.formatDuration(maxCoolDown));
-    }
+    c.durationAtLeast("maxCoolDown", maxCoolDown, "coolDown", coolDown);
     c.duration("advertiseOverload", advertiseOverload, Duration.ZERO, Duration.ofHours(1));
     Set<String> names = new HashSet<>();
     for (int i = 0; i < signatures.size(); i++) {
@@ -219,9 +216,6 @@ public record PoisonConfig(
         return DEFAULT_MAX_COOL_DOWN; // coolDown's own check reports it
       }
       Duration sixteen = coolDown.multipliedBy(16);
-      if (sixteen.compareTo(MAX_MAX_COOL_DOWN) > 0) {
-        return MAX_MAX_COOL_DOWN;
-      }
       return sixteen.compareTo(DEFAULT_MAX_COOL_DOWN) > 0 ? sixteen : DEFAULT_MAX_COOL_DOWN;
     }
   }

@@ -72,7 +72,7 @@ class ConfigValidationTest {
   void shouldDefaultMaxCoolDownToSixteenCoolDownsWithinItsBounds() {
     assertThat(PoisonConfig.ofDefaults().maxCoolDown()).isEqualTo(Duration.ofMinutes(16));
     assertThat(PoisonConfig.custom().coolDown(Duration.ofSeconds(1)).build().maxCoolDown()).isEqualTo(Duration.ofMinutes(10));
-    assertThat(PoisonConfig.custom().coolDown(Duration.ofHours(24)).build().maxCoolDown()).isEqualTo(Duration.ofDays(7));
+    assertThat(PoisonConfig.custom().coolDown(Duration.ofHours(24)).build().maxCoolDown()).isEqualTo(Duration.ofDays(16));
   }
 
   @Test
