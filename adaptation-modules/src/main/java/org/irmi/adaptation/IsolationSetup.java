@@ -1,7 +1,6 @@
 package org.irmi.adaptation;
 
 import org.irmi.isolation.IsolationRuntime;
-import org.irmi.isolation.SlaBindings;
 import org.irmi.sla.IsolationPointsConfig;
 import org.irmi.sla.Sla;
 
@@ -24,12 +23,12 @@ public final class IsolationSetup {
         b.clock(services.nanoClock(), System::currentTimeMillis);
         IsolationPointsConfig ip = sla.isolationPoints();
         ip.slowClient().filter(org.irmi.sla.SlowClientConfig::enabled).ifPresent(sc ->
-                b.slowClient(SlaBindings.slowClient(sc, sla.monitors()),
+                b.slowClient(sc, sla.monitors(),
                         AdaptationModules.fromAction(sc.action(), services)));
         ip.poison().filter(org.irmi.sla.PoisonConfig::enabled).ifPresent(pc ->
-                b.poison(SlaBindings.poison(pc), AdaptationModules.fromAction(pc.action(), services)));
+                b.poison(pc, AdaptationModules.fromAction(pc.action(), services)));
         ip.crosstalk().filter(org.irmi.sla.CrosstalkConfig::enabled).ifPresent(cc ->
-                b.crosstalk(SlaBindings.crosstalk(cc)));
+                b.crosstalk(cc));
         return b;
     }
 }

@@ -5,7 +5,7 @@ import org.irmi.isolation.AdaptationModuleProvider;
 import org.irmi.isolation.Decision;
 import org.irmi.isolation.MinorCodes;
 import org.irmi.isolation.ModuleSettings;
-import org.irmi.isolation.SystemExceptionKind;
+import org.irmi.sla.SystemExceptionKind;
 import org.irmi.isolation.Trigger;
 import org.irmi.sla.SlaParam;
 import org.irmi.sla.SlaParams;

@@ -8,7 +8,7 @@ import org.irmi.isolation.AdaptationModule;
 import org.irmi.isolation.Decision;
 import org.irmi.isolation.IsolationRuntime;
 import org.irmi.isolation.MinorCodes;
-import org.irmi.isolation.SystemExceptionKind;
+import org.irmi.sla.SystemExceptionKind;
 import org.irmi.monitors.ManualClock;
 import org.irmi.sla.ActionConfig;
 import org.irmi.sla.Sla;

@@ -2,6 +2,7 @@ package org.irmi.isolation;
 
 import java.util.Objects;
 import java.util.concurrent.CompletionStage;
+import org.irmi.sla.SystemExceptionKind;
 
 /**
  * What an adaptation module tells an isolation point to do with one call. Decisions are values:

@@ -15,6 +15,10 @@ import org.irmi.isolation.internal.DefaultSlowClientPoint;
 import org.irmi.monitors.EdgeDetector;
 import org.irmi.monitors.EdgeEvent;
 import org.irmi.monitors.EdgeSample;
+import org.irmi.sla.CrosstalkConfig;
+import org.irmi.sla.MonitorsConfig;
+import org.irmi.sla.PoisonConfig;
+import org.irmi.sla.SlowClientConfig;
 
 /**
  * Builds and holds the isolation points of one ORB: the factory the ORB's glue uses.
@@ -22,7 +26,7 @@ import org.irmi.monitors.EdgeSample;
  * <pre>{@code
  * IsolationRuntime rt = IsolationRuntime.builder()
  *     .clock(System::nanoTime, System::currentTimeMillis)
- *     .slowClient(slowClientConfig, module)          // optional
+ *     .slowClient(slowClientConfig, monitorsConfig, module) // optional
  *     .poison(poisonConfig, module)                  // optional
  *     .crosstalk(crosstalkConfig)                    // optional
  *     .localLoad(() -> new LocalLoad(cpu, heap, gc)) // for the slow-client point
@@ -56,7 +60,7 @@ public final class IsolationRuntime implements MeterBinder {
         this.nanoClock = b.nanoClock;
         this.recorder = new DecisionRecorder(b.wallClockMillis);
         this.slowClient = b.slowClientConfig == null ? null : new DefaultSlowClientPoint(
-                b.slowClientConfig, b.slowClientModule, recorder, b.localLoad, b.nanoClock);
+                b.slowClientConfig, b.monitorsConfig, b.slowClientModule, recorder, b.localLoad, b.nanoClock);
         this.poison = b.poisonConfig == null ? null : new DefaultPoisonMessagePoint(
                 b.poisonConfig, b.poisonModule, recorder, b.nanoClock);
         this.crosstalkConfig = b.crosstalkConfig;
@@ -260,6 +264,7 @@ public final class IsolationRuntime implements MeterBinder {
         private LongSupplier nanoClock = System::nanoTime;
         private LongSupplier wallClockMillis = System::currentTimeMillis;
         private SlowClientConfig slowClientConfig;
+        private MonitorsConfig monitorsConfig;
         private AdaptationModule slowClientModule;
         private PoisonConfig poisonConfig;
         private AdaptationModule poisonModule;
@@ -285,8 +290,13 @@ public final class IsolationRuntime implements MeterBinder {
             return clock(clock::nanoTime, clock::wallMillis);
         }
 
-        public Builder slowClient(SlowClientConfig config, AdaptationModule module) {
+        /**
+         * The slow-client point: its thresholds, and the monitors' causal pairs, rate window and
+         * remote-resources window (how long a target host's report counts).
+         */
+        public Builder slowClient(SlowClientConfig config, MonitorsConfig monitors, AdaptationModule module) {
             this.slowClientConfig = Objects.requireNonNull(config, "config");
+            this.monitorsConfig = Objects.requireNonNull(monitors, "monitors");
             this.slowClientModule = Objects.requireNonNull(module, "module");
             return this;
         }

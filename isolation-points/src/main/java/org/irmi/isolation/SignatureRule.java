@@ -1,11 +1,15 @@
 package org.irmi.isolation;
 
+import java.util.List;
 import java.util.Objects;
+import org.irmi.sla.ArgumentSignature;
 import org.irmi.sla.OperationPattern;
 
 /**
- * Makes the poison point tell requests apart by some of their argument bytes (for poison that
- * depends on parameters, the paper's stated limitation). It looks at {@code length} bytes of the
+ * The compiled form of an SLA {@link ArgumentSignature} ({@link #of}), as the poison point matches
+ * it on the reader thread: the pattern decoded once. Makes the poison point tell requests apart by
+ * some of their argument bytes (for poison that depends on parameters, the paper's stated
+ * limitation). It looks at {@code length} bytes of the
  * request body (the CDR-encoded arguments) from {@code offset}:
  * <ul>
  *   <li>with a {@code pattern}, a request of a matching operation whose byte range contains the
@@ -16,30 +20,23 @@ import org.irmi.sla.OperationPattern;
  *
  * @param name      the rule's name (letters, digits, {@code _ - .})
  * @param operation glob over operations
- * @param offset    first byte of the body looked at, 0..16 MiB
- * @param length    bytes looked at, 1..4096, at least the pattern's length
+ * @param offset    first byte of the body looked at
+ * @param length    bytes looked at, at least the pattern's length
  * @param pattern   the bytes to find, or null
  */
 public record SignatureRule(String name, OperationPattern operation, int offset, int length, byte[] pattern) {
-    /** The largest number of argument bytes a rule may look at. */
-    public static final int MAX_LENGTH = 4096;
-
+    /** Null-checks and copies; the bounds were checked by the SLA's {@link ArgumentSignature}. */
     public SignatureRule {
         Objects.requireNonNull(name, "name");
         Objects.requireNonNull(operation, "operation");
-        if (offset < 0 || offset > 16 * 1024 * 1024) {
-            throw new IllegalArgumentException("signature `" + name
-                    + "`: offset must be between 0 and 16777216, was " + offset);
-        }
-        if (length < 1 || length > MAX_LENGTH) {
-            throw new IllegalArgumentException("signature `" + name
-                    + "`: length must be between 1 and " + MAX_LENGTH + ", was " + length);
-        }
-        if (pattern != null && (pattern.length == 0 || pattern.length > length)) {
-            throw new IllegalArgumentException("signature `" + name + "`: the pattern's "
-                    + pattern.length + " bytes must fit in length " + length);
-        }
         pattern = pattern == null ? null : pattern.clone();
+    }
+
+    /** @return the compiled rules of the SLA's signatures, in order. */
+    public static List<SignatureRule> of(List<ArgumentSignature> signatures) {
+        return signatures.stream()
+                .map(s -> new SignatureRule(s.name(), s.operation(), s.offset(), s.length(), s.patternBytes().orElse(null)))
+                .toList();
     }
 
     /** @return how many body bytes the reader must hand over for this rule. */

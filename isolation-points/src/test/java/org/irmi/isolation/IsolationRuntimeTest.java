@@ -9,7 +9,10 @@ import java.util.Map;
 import org.irmi.monitors.EdgeEvent;
 import org.irmi.monitors.EdgeSample;
 import org.irmi.monitors.ManualClock;
+import org.irmi.sla.CrosstalkConfig;
+import org.irmi.sla.PoisonConfig;
 import org.junit.jupiter.api.Test;
+import org.irmi.sla.SystemExceptionKind;
 
 class IsolationRuntimeTest {
     private final ManualClock clock = new ManualClock();

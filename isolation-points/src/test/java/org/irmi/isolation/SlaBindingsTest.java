@@ -77,17 +77,9 @@ class SlaBindingsTest {
     }
 
     @Test
-    void shouldBindSlowClientThresholdsAndPairsFromTheSla() {
-        SlowClientConfig c = SlaBindings.slowClient(sla.isolationPoints().slowClient().orElseThrow(),
-                sla.monitors());
-        assertThat(c.queueGrowthPerSecond()).isEqualTo(20.0);
-        assertThat(c.maxQueueLength()).isEqualTo(300.0);
-        assertThat(c.heapPressureHigh()).isEqualTo(0.7);
-        assertThat(c.remoteRttHighNanos()).isEqualTo(20_000_000L);
-        assertThat(c.windowNanos()).isEqualTo(5_000_000_000L);
-        assertThat(c.module()).isEqualTo("short-circuit");
-        assertThat(c.pairs()).hasSize(1);
-        CausalPair p = c.pairs().get(0);
+    void shouldMatchTheSlasCausalPairTargetsAgainstOutgoingCalls() {
+        assertThat(sla.monitors().causalPairs()).hasSize(1);
+        CausalPair p = sla.monitors().causalPairs().get(0);
         assertThat(p.fanOut()).isEqualTo(2.0);
         assertThat(p.outgoing().matches("deliver")).isTrue();
         assertThat(OutgoingCall.of("h", 1, "SinkA", "deliver", true).targetMatches(p.target())).isTrue();
@@ -95,30 +87,24 @@ class SlaBindingsTest {
     }
 
     @Test
-    void shouldBindPoisonHealingNeverFilterAndSignaturesFromTheSla() {
-        PoisonConfig c = SlaBindings.poison(sla.isolationPoints().poison().orElseThrow());
-        assertThat(c.minEpisodes()).isEqualTo(3);
-        assertThat(c.coolDownNanos()).isEqualTo(20_000_000_000L);
-        assertThat(c.probeIntervalNanos()).isEqualTo(500_000_000L);
-        assertThat(c.admitAfterNanos()).isEqualTo(10_000_000_000L);
-        assertThat(c.neverFilter("getQuote")).isTrue();
-        assertThat(c.neverFilter("buy")).isFalse();
-        assertThat(c.module()).isEqualTo("reject");
-        SignatureRule r = c.signatures().get(0);
+    void shouldCompileTheSlasSignaturesIntoRules() {
+        org.irmi.sla.PoisonConfig c = sla.isolationPoints().poison().orElseThrow();
+        assertThat(c.isProtected("getQuote")).isTrue();
+        assertThat(c.isProtected("buy")).isFalse();
+        SignatureRule r = SignatureRule.of(c.signatures()).get(0);
         assertThat(r.suffix("xxxxBIG!".getBytes(StandardCharsets.UTF_8))).isEqualTo("#big");
-        assertThat(c.argumentBytesNeeded("buyNow")).isEqualTo(8);
+        assertThat(r.bytesNeeded()).isEqualTo(8);
     }
 
     @Test
     void shouldBindCrosstalkWeightsByCidrObjectKeyAndTag() {
-        CrosstalkConfig c = SlaBindings.crosstalk(sla.isolationPoints().crosstalk().orElseThrow());
-        assertThat(c.baseReadBudgetBytes()).isEqualTo(32 * 1024);
-        assertThat(c.rules()).hasSize(3);
-        assertThat(c.rules().get(0).matches("10.1.200.3")).isTrue();
-        assertThat(c.rules().get(0).matches("10.2.0.1")).isFalse();
-        assertThat(c.rules().get(0).matches("not-an-address")).isFalse();
-        assertThat(c.rules().get(1).matches("POA/bulk-1")).isTrue();
-        assertThat(c.rules().get(2).matches("gold")).isTrue();
-        assertThat(c.rules().get(2).weight()).isEqualTo(8.0);
+        java.util.List<WeightRule> rules = WeightRule.of(sla.isolationPoints().crosstalk().orElseThrow().weights());
+        assertThat(rules).hasSize(3);
+        assertThat(rules.get(0).matches("10.1.200.3")).isTrue();
+        assertThat(rules.get(0).matches("10.2.0.1")).isFalse();
+        assertThat(rules.get(0).matches("not-an-address")).isFalse();
+        assertThat(rules.get(1).matches("POA/bulk-1")).isTrue();
+        assertThat(rules.get(2).matches("gold")).isTrue();
+        assertThat(rules.get(2).weight()).isEqualTo(8.0);
     }
 }

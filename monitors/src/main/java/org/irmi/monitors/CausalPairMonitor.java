@@ -6,6 +6,7 @@ import java.util.function.LongSupplier;
 
 import io.micrometer.core.instrument.binder.MeterBinder;
 import org.irmi.monitors.internal.WindowedCausalPairMonitor;
+import org.irmi.sla.WindowConfig;
 
 /**
  * Request rates per causal pair (the slow-client isolation point's first window): one incoming and

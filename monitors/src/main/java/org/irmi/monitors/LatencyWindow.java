@@ -1,6 +1,7 @@
 package org.irmi.monitors;
 
 import org.irmi.monitors.internal.RecorderLatencyWindow;
+import org.irmi.sla.WindowConfig;
 
 /**
  * A sliding window of latencies (or any non-negative long, e.g. bytes) with percentiles, built on

@@ -4,6 +4,7 @@ import java.util.function.LongSupplier;
 
 import io.micrometer.core.instrument.binder.MeterBinder;
 import org.irmi.monitors.internal.WindowedLocalResourceMonitor;
+import org.irmi.sla.WindowConfig;
 
 /**
  * The local node's resources (the slow-client point's second window, and the poison point's

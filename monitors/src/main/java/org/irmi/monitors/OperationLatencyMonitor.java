@@ -4,6 +4,7 @@ import java.util.Map;
 
 import io.micrometer.core.instrument.binder.MeterBinder;
 import org.irmi.monitors.internal.WindowedOperationLatencyMonitor;
+import org.irmi.sla.WindowConfig;
 
 /**
  * Latency per operation over a sliding window (one {@link LatencyWindow} per operation, plus a total):

@@ -5,6 +5,7 @@ import java.util.Optional;
 
 import io.micrometer.core.instrument.binder.MeterBinder;
 import org.irmi.monitors.internal.WindowedRemoteLoadStore;
+import org.irmi.sla.WindowConfig;
 
 /**
  * The client side of remote resource monitoring (the slow-client point's third window): one window

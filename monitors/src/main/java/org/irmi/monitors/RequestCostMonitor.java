@@ -4,6 +4,7 @@ import java.util.Map;
 
 import io.micrometer.core.instrument.binder.MeterBinder;
 import org.irmi.monitors.internal.WindowedRequestCostMonitor;
+import org.irmi.sla.WindowConfig;
 
 /**
  * Per-request cost: CPU time and bytes allocated by each request, measured on its dispatch thread,

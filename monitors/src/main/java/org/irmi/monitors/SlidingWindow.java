@@ -1,10 +1,11 @@
 package org.irmi.monitors;
 
 import org.irmi.monitors.internal.BucketRingWindow;
+import org.irmi.sla.WindowConfig;
 
 /**
  * A time-based sliding window of long samples: counts, sums, min/max, means and per-second rates
- * over the last {@link WindowConfig#windowLength()}.
+ * over the last {@link WindowConfig#length()}.
  *
  * <p>It is a ring of pre-aggregated time buckets. Totals are kept with "subtract on evict", so
  * {@link #snapshot()} costs O(1) for count, sum and rate (O(buckets) for min/max). After an idle gap

@@ -10,6 +10,7 @@ import java.util.Map;
 import java.util.concurrent.atomic.AtomicLong;
 
 import org.junit.jupiter.api.Test;
+import org.irmi.sla.WindowConfig;
 
 class CausalPairMonitorTest {
 

@@ -16,6 +16,7 @@ import javax.management.NotificationListener;
 
 import com.sun.management.GarbageCollectionNotificationInfo;
 import org.junit.jupiter.api.Test;
+import org.irmi.sla.WindowConfig;
 
 class LocalResourceMonitorTest {
 

@@ -8,6 +8,7 @@ import java.time.Duration;
 import io.micrometer.core.instrument.MeterRegistry;
 import io.micrometer.core.instrument.simple.SimpleMeterRegistry;
 import org.junit.jupiter.api.Test;
+import org.irmi.sla.WindowConfig;
 
 class OperationLatencyMonitorTest {
 

@@ -10,6 +10,7 @@ import java.time.Duration;
 import java.util.Map;
 
 import org.junit.jupiter.api.Test;
+import org.irmi.sla.WindowConfig;
 
 class PrometheusEndpointTest {
 

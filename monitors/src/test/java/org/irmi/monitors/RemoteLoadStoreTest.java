@@ -5,6 +5,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 import java.time.Duration;
 
 import org.junit.jupiter.api.Test;
+import org.irmi.sla.WindowConfig;
 
 class RemoteLoadStoreTest {
 

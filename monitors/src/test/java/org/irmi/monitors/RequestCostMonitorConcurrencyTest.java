@@ -12,6 +12,7 @@ import java.util.concurrent.Future;
 import java.util.concurrent.TimeUnit;
 
 import org.junit.jupiter.api.Test;
+import org.irmi.sla.WindowConfig;
 
 class RequestCostMonitorConcurrencyTest {
 

@@ -7,6 +7,7 @@ import java.time.Duration;
 
 import org.irmi.monitors.RequestCostMonitor.CostSampler;
 import org.junit.jupiter.api.Test;
+import org.irmi.sla.WindowConfig;
 
 class RequestCostMonitorTest {
 

@@ -21,6 +21,10 @@ import org.irmi.sla.internal.Check;
  * @param defaultWeight weight of streams no entry selects, more than 0, at most 1000 (default 1)
  * @param idleAfter time without data after which a stream no longer counts as active, 1ms to 1h (default 1s)
  * @param weights weights in order; the first match wins
+ * @param minReadBudgetBytes least read budget a stream gets per turn, 256B to 64MiB (default 1KiB); not an SLA
+ *     key, set only through {@link #custom()}
+ * @param maxReadBudgetBytes most read budget a stream gets per turn, 256B to 1GiB (default 16MiB), at least
+ *     the minimum; not an SLA key, set only through {@link #custom()}
  */
 public record CrosstalkConfig(
     boolean enabled,
@@ -29,13 +33,17 @@ public record CrosstalkConfig(
     long maxReceiveBufferBytes,
     double defaultWeight,
     Duration idleAfter,
-    List<StreamWeight> weights) {
+    List<StreamWeight> weights,
+    long minReadBudgetBytes,
+    long maxReadBudgetBytes) {
 
   public static final long DEFAULT_BASE_READ_BUDGET_BYTES = 64 * 1024;
   public static final long DEFAULT_MIN_RECEIVE_BUFFER_BYTES = 8 * 1024;
   public static final long DEFAULT_MAX_RECEIVE_BUFFER_BYTES = 4 * 1024 * 1024;
   public static final double DEFAULT_WEIGHT = 1;
   public static final Duration DEFAULT_IDLE_AFTER = Duration.ofSeconds(1);
+  public static final long DEFAULT_MIN_READ_BUDGET_BYTES = 1024;
+  public static final long DEFAULT_MAX_READ_BUDGET_BYTES = 16 * 1024 * 1024;
 
   /** Validates every field. */
   public CrosstalkConfig {
@@ -44,13 +52,12 @@ public record CrosstalkConfig(
     c.bytes("baseReadBudget", baseReadBudgetBytes, 1024, 64L << 20);
     c.bytes("receiveBuffer.min", minReceiveBufferBytes, 1024, 256L << 20);
     c.bytes("receiveBuffer.max", maxReceiveBufferBytes, 1024, 256L << 20);
-    if (minReceiveBufferBytes > maxReceiveBufferBytes) {
-      c.fail("receiveBuffer.max", "must be at least receiveBuffer.min ("
-          + org.irmi.sla.internal.Units.formatBytes(minReceiveBufferBytes) + "), was "
-          + org.irmi.sla.internal.Units.formatBytes(maxReceiveBufferBytes));
-    }
+    c.bytesAtLeast("receiveBuffer.max", maxReceiveBufferBytes, "receiveBuffer.min", minReceiveBufferBytes);
     c.rangeExclusiveMin("defaultWeight", defaultWeight, 0, 1000);
     c.duration("idleAfter", idleAfter, Duration.ofMillis(1), Duration.ofHours(1));
+    c.bytes("minReadBudget", minReadBudgetBytes, 256, 64L << 20);
+    c.bytes("maxReadBudget", maxReadBudgetBytes, 256, 1L << 30);
+    c.bytesAtLeast("maxReadBudget", maxReadBudgetBytes, "minReadBudget", minReadBudgetBytes);
     c.throwIfAny();
   }
 
@@ -73,6 +80,8 @@ public record CrosstalkConfig(
     private double defaultWeight = DEFAULT_WEIGHT;
     private Duration idleAfter = DEFAULT_IDLE_AFTER;
     private final List<StreamWeight> weights = new ArrayList<>();
+    private long minReadBudgetBytes = DEFAULT_MIN_READ_BUDGET_BYTES;
+    private long maxReadBudgetBytes = DEFAULT_MAX_READ_BUDGET_BYTES;
 
     private Builder() {}
 
@@ -83,10 +92,12 @@ public record CrosstalkConfig(
     public Builder defaultWeight(double v) { defaultWeight = v; return this; }
     public Builder idleAfter(Duration v) { idleAfter = v; return this; }
     public Builder addWeight(StreamWeight v) { weights.add(v); return this; }
+    public Builder minReadBudgetBytes(long v) { minReadBudgetBytes = v; return this; }
+    public Builder maxReadBudgetBytes(long v) { maxReadBudgetBytes = v; return this; }
 
     public CrosstalkConfig build() {
       return new CrosstalkConfig(enabled, baseReadBudgetBytes, minReceiveBufferBytes, maxReceiveBufferBytes,
-          defaultWeight, idleAfter, weights);
+          defaultWeight, idleAfter, weights, minReadBudgetBytes, maxReadBudgetBytes);
     }
   }
 }

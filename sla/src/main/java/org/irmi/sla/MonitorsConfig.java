@@ -30,13 +30,23 @@ public record MonitorsConfig(
   public static final WindowConfig DEFAULT_LATENCY = WindowConfig.of(Duration.ofSeconds(60), 12);
   public static final boolean DEFAULT_PER_REQUEST_COST = true;
 
-  /** Null-checks and copies. */
+  /** Null-checks and copies; causal pair names are unique. */
   public MonitorsConfig {
     Objects.requireNonNull(requestRates, "requestRates");
     Objects.requireNonNull(localResources, "localResources");
     Objects.requireNonNull(remoteResources, "remoteResources");
     Objects.requireNonNull(latency, "latency");
     causalPairs = List.copyOf(causalPairs);
+    org.irmi.sla.internal.Check c = new org.irmi.sla.internal.Check();
+    java.util.Map<String, Integer> first = new java.util.HashMap<>();
+    for (int i = 0; i < causalPairs.size(); i++) {
+      Integer earlier = first.putIfAbsent(causalPairs.get(i).name(), i);
+      if (earlier != null) {
+        c.fail("causalPairs[" + i + "]", "repeats causal pair '" + causalPairs.get(i).name() + "' of causalPairs["
+            + earlier + "]; list each incoming, target and outgoing combination once");
+      }
+    }
+    c.throwIfAny();
   }
 
   /** All defaults, no causal pairs. */

@@ -35,6 +35,11 @@ import org.irmi.sla.internal.Check;
  * @param signatures argument signatures (may be empty)
  * @param neverFilter operations that are never filtered, whatever the evidence
  * @param action what to do with a suspect's requests (default: reject TRANSIENT)
+ * @param naming how evidence names an offender; not SLA keys, set only through {@link #custom()}
+ * @param maxCoolDown longest cool-down: each failed probation doubles the cool-down up to it, 1s to 16 days,
+ *     at least {@code coolDown} (default the larger of 10m and 16 times {@code coolDown}); not an SLA key
+ * @param advertiseOverload how long after an episode or a new filter the node advertises overload to its
+ *     callers in its load report, 0 to 1h (default 5s); not an SLA key
  */
 public record PoisonConfig(
     boolean enabled,
@@ -50,7 +55,10 @@ public record PoisonConfig(
     ProbationConfig probation,
     List<ArgumentSignature> signatures,
     List<OperationPattern> neverFilter,
-    ActionConfig action) {
+    ActionConfig action,
+    Naming naming,
+    Duration maxCoolDown,
+    Duration advertiseOverload) {
 
   /** Resources whose rise marks a rising edge. YAML values: {@code cpu}, {@code gc}, {@code allocation}. */
   public enum Resource { CPU, GC, ALLOCATION }
@@ -64,6 +72,39 @@ public record PoisonConfig(
   public static final boolean DEFAULT_ATTRIBUTION = true;
   public static final int DEFAULT_CONFIRM_EPISODES = 2;
   public static final Duration DEFAULT_COOL_DOWN = Duration.ofSeconds(60);
+  public static final Duration DEFAULT_MAX_COOL_DOWN = Duration.ofMinutes(10);
+  /** Upper bound of {@code maxCoolDown}: 16 times the longest {@code coolDown}, so the default always fits. */
+  public static final Duration MAX_MAX_COOL_DOWN = Duration.ofHours(24 * 16);
+  public static final Duration DEFAULT_ADVERTISE_OVERLOAD = Duration.ofSeconds(5);
+
+  /**
+   * How the poison point names an offender; these thresholds are not SLA keys. By cost (first episode,
+   * with {@code attribution}): a type is named when its share of the episode's CPU or allocation is at
+   * least {@code minCostShare} and its cost per request at least {@code costFactor} times the baseline's.
+   * By set difference: the one suspect left after {@code confirmEpisodes} episodes is named only if it is
+   * uncommon (at most {@code maxCommonShare} of the baseline's requests) and, when costs are known,
+   * costlier than the baseline.
+   *
+   * @param costFactor cost per request over the baseline's that counts as costly, 1.5 to 1000000 (default 10)
+   * @param minCostShare least share of the episode's cost, 0.1 to 1 (default 0.5)
+   * @param maxCommonShare largest share of baseline requests a named type may have had, 0 to 1 (default 0.05)
+   * @param minBaselineRequests requests a baseline needs before its cost per request is trusted, 1 to
+   *     1000000000 (default 20)
+   */
+  public record Naming(double costFactor, double minCostShare, double maxCommonShare, int minBaselineRequests) {
+
+    public static final Naming DEFAULT = new Naming(10.0, 0.5, 0.05, 20);
+
+    /** Validates every field. */
+    public Naming {
+      Check c = new Check();
+      c.range("costFactor", costFactor, 1.5, 1e6);
+      c.range("minCostShare", minCostShare, 0.1, 1.0);
+      c.range("maxCommonShare", maxCommonShare, 0.0, 1.0);
+      c.range("minBaselineRequests", minBaselineRequests, 1, 1_000_000_000);
+      c.throwIfAny();
+    }
+  }
 
   /** Validates every field and their consistency. */
   public PoisonConfig {
@@ -74,6 +115,7 @@ public record PoisonConfig(
     signatures = List.copyOf(signatures);
     neverFilter = List.copyOf(neverFilter);
     Objects.requireNonNull(action, "action");
+    Objects.requireNonNull(naming, "naming");
     Check c = new Check();
     c.percent("throughputDrop", throughputDropPercent, 1, 99); // a 100% drop (throughput below zero) can never happen
     c.percent("resourceRise", resourceRisePercent, 1, 10_000);
@@ -90,6 +132,9 @@ public record PoisonConfig(
     c.duration("minEpisode", minEpisode, Duration.ofMillis(10), Duration.ofMinutes(10));
     c.range("confirmEpisodes", confirmEpisodes, 1, 100);
     c.duration("coolDown", coolDown, Duration.ofSeconds(1), Duration.ofHours(24));
+    c.duration("maxCoolDown", maxCoolDown, Duration.ofSeconds(1), MAX_MAX_COOL_DOWN);
+    c.durationAtLeast("maxCoolDown", maxCoolDown, "coolDown", coolDown);
+    c.duration("advertiseOverload", advertiseOverload, Duration.ZERO, Duration.ofHours(1));
     Set<String> names = new HashSet<>();
     for (int i = 0; i < signatures.size(); i++) {
       if (!names.add(signatures.get(i).name())) {
@@ -135,6 +180,9 @@ public record PoisonConfig(
     private final List<ArgumentSignature> signatures = new ArrayList<>();
     private final List<OperationPattern> neverFilter = new ArrayList<>();
     private ActionConfig action = ActionConfig.DEFAULT;
+    private Naming naming = Naming.DEFAULT;
+    private Duration maxCoolDown;
+    private Duration advertiseOverload = DEFAULT_ADVERTISE_OVERLOAD;
 
     private Builder() {}
 
@@ -152,10 +200,23 @@ public record PoisonConfig(
     public Builder addSignature(ArgumentSignature v) { signatures.add(v); return this; }
     public Builder addNeverFilter(OperationPattern v) { neverFilter.add(v); return this; }
     public Builder action(ActionConfig v) { action = v; return this; }
+    public Builder naming(Naming v) { naming = v; return this; }
+    /** The longest cool-down; unless set, the larger of 10m and 16 times {@code coolDown}. */
+    public Builder maxCoolDown(Duration v) { maxCoolDown = v; return this; }
+    public Builder advertiseOverload(Duration v) { advertiseOverload = v; return this; }
 
     public PoisonConfig build() {
       return new PoisonConfig(enabled, throughputDropPercent, resourceRisePercent, resources, baselineWindow,
-          detectionWindow, minEpisode, attribution, confirmEpisodes, coolDown, probation, signatures, neverFilter, action);
+          detectionWindow, minEpisode, attribution, confirmEpisodes, coolDown, probation, signatures, neverFilter, action,
+          naming, maxCoolDown != null ? maxCoolDown : defaultMaxCoolDown(coolDown), advertiseOverload);
+    }
+
+    private static Duration defaultMaxCoolDown(Duration coolDown) {
+      if (coolDown == null || coolDown.compareTo(Duration.ofHours(24)) > 0) {
+        return DEFAULT_MAX_COOL_DOWN; // coolDown's own check reports it
+      }
+      Duration sixteen = coolDown.multipliedBy(16);
+      return sixteen.compareTo(DEFAULT_MAX_COOL_DOWN) > 0 ? sixteen : DEFAULT_MAX_COOL_DOWN;
     }
   }
 }

@@ -12,12 +12,9 @@ import org.irmi.sla.internal.Check;
  *     empty means the module's documented default
  * @param reason a short reason for logs and decision events (1 to 500 characters)
  */
-public record RejectConfig(Kind kind, OptionalInt minorCode, String reason) implements ModuleConfig {
+public record RejectConfig(SystemExceptionKind kind, OptionalInt minorCode, String reason) implements ModuleConfig {
 
-  /** The system exception raised. */
-  public enum Kind { TRANSIENT, NO_RESOURCES }
-
-  public static final Kind DEFAULT_KIND = Kind.TRANSIENT;
+  public static final SystemExceptionKind DEFAULT_KIND = SystemExceptionKind.TRANSIENT;
   public static final String DEFAULT_REASON = "rejected by an I-RMI isolation point";
 
   /** Validates every field. */

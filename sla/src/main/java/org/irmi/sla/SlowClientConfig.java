@@ -1,5 +1,6 @@
 package org.irmi.sla;
 
+import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Objects;
@@ -27,6 +28,10 @@ import org.irmi.sla.internal.Check;
  * @param remoteLoad thresholds on the target host's load report
  * @param reactToPeerOverload act as soon as the target host advertises overload (default true)
  * @param action what to do with a guarded call while triggered (default: reject TRANSIENT)
+ * @param queueLow the queue a triggered pair must drain to while pressure lasts before it is released,
+ *     0 to 1000000000 and below {@code maxQueueLength} (default a tenth of it); not an SLA key
+ * @param minHold the least time a triggered pair stays triggered, damping flapping, 0 to 1h (default 1s);
+ *     not an SLA key
  */
 public record SlowClientConfig(
     boolean enabled,
@@ -39,7 +44,9 @@ public record SlowClientConfig(
     double cpuPercent,
     RemoteLoadThresholds remoteLoad,
     boolean reactToPeerOverload,
-    ActionConfig action) {
+    ActionConfig action,
+    double queueLow,
+    Duration minHold) {
 
   public static final List<TargetSelector> DEFAULT_TARGETS = List.of(TargetSelector.ALL);
   public static final double DEFAULT_QUEUE_GROWTH_PER_SECOND = 10;
@@ -48,6 +55,7 @@ public record SlowClientConfig(
   public static final double DEFAULT_GC_PER_SECOND = 5;
   public static final double DEFAULT_CPU_PERCENT = 90;
   public static final boolean DEFAULT_REACT_TO_PEER_OVERLOAD = true;
+  public static final Duration DEFAULT_MIN_HOLD = Duration.ofSeconds(1);
 
   /** Validates every field. */
   public SlowClientConfig {
@@ -65,6 +73,12 @@ public record SlowClientConfig(
     c.percent("heapPressure", heapPressurePercent, 1, 100);
     c.rate("gcRate", gcPerSecond, 0, 1e6);
     c.percent("cpu", cpuPercent, 1, 100);
+    c.range("queueLow", queueLow, 0, 1e9);
+    if (queueLow >= maxQueueLength) {
+      c.fail("queueLow", "must be below maxQueueLength (" + maxQueueLength + "), was "
+          + org.irmi.sla.internal.Units.formatNumber(queueLow));
+    }
+    c.duration("minHold", minHold, Duration.ZERO, Duration.ofHours(1));
     c.throwIfAny();
   }
 
@@ -101,6 +115,8 @@ public record SlowClientConfig(
     private RemoteLoadThresholds remoteLoad = RemoteLoadThresholds.DEFAULT;
     private boolean reactToPeerOverload = DEFAULT_REACT_TO_PEER_OVERLOAD;
     private ActionConfig action = ActionConfig.DEFAULT;
+    private Double queueLow;
+    private Duration minHold = DEFAULT_MIN_HOLD;
 
     private Builder() {}
 
@@ -115,10 +131,14 @@ public record SlowClientConfig(
     public Builder remoteLoad(RemoteLoadThresholds v) { remoteLoad = v; return this; }
     public Builder reactToPeerOverload(boolean v) { reactToPeerOverload = v; return this; }
     public Builder action(ActionConfig v) { action = v; return this; }
+    /** The queue a triggered pair drains to before release; unless set, a tenth of {@code maxQueueLength}. */
+    public Builder queueLow(double v) { queueLow = v; return this; }
+    public Builder minHold(Duration v) { minHold = v; return this; }
 
     public SlowClientConfig build() {
       return new SlowClientConfig(enabled, targets, queueGrowthPerSecond, maxQueueLength, queueGauge,
-          heapPressurePercent, gcPerSecond, cpuPercent, remoteLoad, reactToPeerOverload, action);
+          heapPressurePercent, gcPerSecond, cpuPercent, remoteLoad, reactToPeerOverload, action,
+          queueLow != null ? queueLow : maxQueueLength / 10.0, minHold);
     }
   }
 }

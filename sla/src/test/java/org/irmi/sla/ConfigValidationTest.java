@@ -39,6 +39,56 @@ class ConfigValidationTest {
   }
 
   @Test
+  void shouldUseTenSecondsInTenBucketsWhenWindowIsDefault() {
+    WindowConfig w = WindowConfig.ofDefaults();
+
+    assertThat(w.length()).isEqualTo(Duration.ofSeconds(10));
+    assertThat(w.buckets()).isEqualTo(10);
+    assertThat(w.bucketNanos()).isEqualTo(1_000_000_000L);
+  }
+
+  @Test
+  void shouldCoverAWholeNumberOfBucketsWhenLengthDoesNotDivide() {
+    WindowConfig w = WindowConfig.of(Duration.ofMillis(1001), 7);
+
+    assertThat(w.bucketNanos()).isEqualTo(143_000_000L);
+    assertThat(w.windowNanos()).isEqualTo(1_001_000_000L);
+  }
+
+  @Test
+  void shouldNameTheKeyWhenWindowBucketsOrLengthAreOutOfRange() {
+    assertThatThrownBy(() -> WindowConfig.of(Duration.ofSeconds(10), 0)).hasMessage("buckets: must be at least 1, was 0");
+    assertThatThrownBy(() -> WindowConfig.of(Duration.ofSeconds(10), 3601)).hasMessage("buckets: must be at most 3600, was 3601");
+    assertThatThrownBy(() -> WindowConfig.of(Duration.ofHours(25), 10)).hasMessage("length: must be at most 24h, was 25h");
+  }
+
+  @Test
+  void shouldRefuseMaxCoolDownWhenShorterThanCoolDown() {
+    assertThatThrownBy(() -> PoisonConfig.custom().coolDown(Duration.ofSeconds(30)).maxCoolDown(Duration.ofSeconds(10)).build())
+        .hasMessage("maxCoolDown: must be at least coolDown (30s), was 10s");
+  }
+
+  @Test
+  void shouldDefaultMaxCoolDownToSixteenCoolDownsWithinItsBounds() {
+    assertThat(PoisonConfig.ofDefaults().maxCoolDown()).isEqualTo(Duration.ofMinutes(16));
+    assertThat(PoisonConfig.custom().coolDown(Duration.ofSeconds(1)).build().maxCoolDown()).isEqualTo(Duration.ofMinutes(10));
+    assertThat(PoisonConfig.custom().coolDown(Duration.ofHours(24)).build().maxCoolDown()).isEqualTo(Duration.ofDays(16));
+  }
+
+  @Test
+  void shouldDefaultQueueLowToATenthOfMaxQueueLength() {
+    assertThat(SlowClientConfig.custom().maxQueueLength(300).build().queueLow()).isEqualTo(30.0);
+    assertThatThrownBy(() -> SlowClientConfig.custom().maxQueueLength(300).queueLow(300).build())
+        .hasMessage("queueLow: must be below maxQueueLength (300), was 300");
+  }
+
+  @Test
+  void shouldRefuseReadBudgetWhenMinExceedsMax() {
+    assertThatThrownBy(() -> CrosstalkConfig.custom().minReadBudgetBytes(8192).maxReadBudgetBytes(4096).build())
+        .hasMessage("maxReadBudget: must be at least minReadBudget (8KiB), was 4KiB");
+  }
+
+  @Test
   void shouldRefuseReceiveBufferWhenMinExceedsMax() {
     assertThatThrownBy(() -> CrosstalkConfig.custom().minReceiveBufferBytes(2 << 20).maxReceiveBufferBytes(1 << 20).build())
         .hasMessage("receiveBuffer.max: must be at least receiveBuffer.min (2MiB), was 1MiB");

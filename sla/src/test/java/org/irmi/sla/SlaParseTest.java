@@ -72,7 +72,7 @@ class SlaParseTest {
     assertThat(p.isProtected("getQuote")).isTrue();
     assertThat(p.isProtected("poison")).isFalse();
     assertThat(p.action().module())
-        .isEqualTo(new RejectConfig(RejectConfig.Kind.TRANSIENT, OptionalInt.of(0x49524001), "poison request filtered"));
+        .isEqualTo(new RejectConfig(SystemExceptionKind.TRANSIENT, OptionalInt.of(0x49524001), "poison request filtered"));
   }
 
   @Test

@@ -5,7 +5,7 @@ import org.irmi.isolation.AdaptationModule;
 import org.irmi.isolation.CallListener;
 import org.irmi.isolation.Decision;
 import org.irmi.isolation.MinorCodes;
-import org.irmi.isolation.SystemExceptionKind;
+import org.irmi.sla.SystemExceptionKind;
 import org.irmi.isolation.Trigger;
 
 /**

@@ -6,7 +6,6 @@ import org.irmi.adaptation.ModuleServices;
 import org.irmi.adaptation.ReplicaResolver;
 import org.irmi.isolation.AdaptationModule;
 import org.irmi.isolation.ParameterReducer;
-import org.irmi.isolation.SystemExceptionKind;
 import org.irmi.sla.AdaptiveLimitConfig;
 import org.irmi.sla.DeferConfig;
 import org.irmi.sla.DegradeConfig;
@@ -36,7 +35,7 @@ public final class BuiltInModules {
     public static AdaptationModule create(ModuleConfig config, ModuleServices services,
                                           AdaptationModule fallback) {
         if (config instanceof RejectConfig r) {
-            return new RejectModule(SystemExceptionKind.valueOf(r.kind().name()),
+            return new RejectModule(r.kind(),
                     r.minorCode().isPresent() ? r.minorCode().getAsInt() : null, r.reason());
         }
         if (config instanceof ShortCircuitConfig sc) {

@@ -7,7 +7,7 @@ import java.util.function.LongSupplier;
 import org.irmi.isolation.AdaptationModule;
 import org.irmi.isolation.Decision;
 import org.irmi.isolation.MinorCodes;
-import org.irmi.isolation.SystemExceptionKind;
+import org.irmi.sla.SystemExceptionKind;
 import org.irmi.isolation.Trigger;
 import org.irmi.sla.DeferConfig.WhenFull;
 

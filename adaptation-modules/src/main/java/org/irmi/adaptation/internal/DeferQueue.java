@@ -7,7 +7,7 @@ import java.util.List;
 import java.util.concurrent.CompletableFuture;
 import org.irmi.isolation.Decision;
 import org.irmi.isolation.MinorCodes;
-import org.irmi.isolation.SystemExceptionKind;
+import org.irmi.sla.SystemExceptionKind;
 import org.irmi.sla.DeferConfig.WhenFull;
 
 /**

@@ -9,7 +9,7 @@ import org.irmi.adaptation.ReplicaResolver;
 import org.irmi.isolation.AdaptationModule;
 import org.irmi.isolation.Decision;
 import org.irmi.isolation.MinorCodes;
-import org.irmi.isolation.SystemExceptionKind;
+import org.irmi.sla.SystemExceptionKind;
 import org.irmi.isolation.Trigger;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;

@@ -11,7 +11,7 @@ import org.irmi.adaptation.Triggers;
 import org.irmi.isolation.CallListener;
 import org.irmi.isolation.Decision;
 import org.irmi.isolation.MinorCodes;
-import org.irmi.isolation.SystemExceptionKind;
+import org.irmi.sla.SystemExceptionKind;
 import org.irmi.monitors.ManualClock;
 import org.irmi.sla.DeferConfig.WhenFull;
 import org.junit.jupiter.api.Test;

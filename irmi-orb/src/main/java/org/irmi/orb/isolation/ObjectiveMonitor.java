@@ -10,7 +10,7 @@ import io.micrometer.core.instrument.Gauge;
 import org.irmi.monitors.Clock;
 import org.irmi.monitors.LatencySnapshot;
 import org.irmi.monitors.OperationLatencyMonitor;
-import org.irmi.monitors.WindowConfig;
+import org.irmi.sla.WindowConfig;
 import org.irmi.sla.ServiceObjective;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
@@ -52,8 +52,8 @@ final class ObjectiveMonitor {
     }
 
     /** Applies the objectives and the latency window of an SLA (fresh windows). */
-    void configure(List<ServiceObjective> newObjectives, org.irmi.sla.WindowConfig window) {
-        WindowConfig w = WindowConfig.of(window.length(), window.buckets());
+    void configure(List<ServiceObjective> newObjectives, WindowConfig window) {
+        WindowConfig w = window;
         if (!w.equals(latencyWindow)) { // a reload that keeps the window keeps the measurements (and meters)
             latencyWindow = w;
             all = OperationLatencyMonitor.of(w, clock);

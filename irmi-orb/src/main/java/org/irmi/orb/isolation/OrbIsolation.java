@@ -38,7 +38,6 @@ import org.irmi.monitors.LoadReportCodec;
 import org.irmi.monitors.LoadReporter;
 import org.irmi.monitors.LocalResourceMonitor;
 import org.irmi.monitors.LocalResourceSnapshot;
-import org.irmi.monitors.WindowConfig;
 import org.irmi.orb.ClientCall;
 import org.irmi.orb.ClientCallHook;
 import org.irmi.orb.ClientDecision;
@@ -55,6 +54,7 @@ import org.irmi.orb.RequestHeader;
 import org.irmi.sla.Sla;
 import org.irmi.sla.SlaListener;
 import org.irmi.sla.SlaWatcher;
+import org.irmi.sla.WindowConfig;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -154,7 +154,7 @@ public final class OrbIsolation implements AutoCloseable {
                           boolean crosstalkHeaders, boolean tags) {
         static Wiring of(IsolationRuntime rt) {
             java.util.List<org.irmi.isolation.WeightRule> rules = rt.crosstalkConfig()
-                    .map(org.irmi.isolation.CrosstalkConfig::rules).orElse(java.util.List.of());
+                    .map(c -> org.irmi.isolation.WeightRule.of(c.weights())).orElse(java.util.List.of());
             boolean headers = rules.stream().anyMatch(r -> r.match() != org.irmi.isolation.WeightRule.Match.CLIENT_ADDRESS);
             boolean tags = rules.stream().anyMatch(r -> r.match() == org.irmi.isolation.WeightRule.Match.TAG);
             return new Wiring(rt, rt.slowClient().orElse(null), rt.poison().orElse(null), headers, tags);
@@ -187,15 +187,14 @@ public final class OrbIsolation implements AutoCloseable {
                 LOG.info("irmi metrics at {}", endpoint.url());
             }
             Sla sla = watcher.current();
-            org.irmi.sla.WindowConfig w = sla.monitors().localResources();
-            monitor = LocalResourceMonitor.of(WindowConfig.of(w.length(), w.buckets()), clock).start();
+            WindowConfig w = sla.monitors().localResources();
+            monitor = LocalResourceMonitor.of(w, clock).start();
             this.local = monitor;
             this.reporter = new LoadReporter(local, clock, LoadReporter.DEFAULT_REFRESH_NANOS);
             this.lastSampleNanos = clock.nanoTime();
             // per-operation and per-stream cost (irmi.cost.*): kept only while someone scrapes them,
             // since recording costs the dispatch threads a few hundred ns per request
-            this.costs = endpoint == null ? null : org.irmi.monitors.RequestCostMonitor.of(
-                    WindowConfig.of(w.length(), w.buckets()), clock);
+            this.costs = endpoint == null ? null : org.irmi.monitors.RequestCostMonitor.of(w, clock);
             this.objectives = new ObjectiveMonitor(clock, this::bind);
             this.runtime = build(sla);
             this.wiring = Wiring.of(runtime);

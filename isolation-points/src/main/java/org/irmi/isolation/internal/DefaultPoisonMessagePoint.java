@@ -15,9 +15,9 @@ import org.irmi.isolation.EpisodeReport;
 import org.irmi.isolation.Evidence;
 import org.irmi.isolation.IncomingRequest;
 import org.irmi.isolation.PointKind;
-import org.irmi.isolation.PoisonConfig;
 import org.irmi.isolation.PoisonMessagePoint;
 import org.irmi.isolation.SignatureRule;
+import org.irmi.sla.PoisonConfig;
 import org.irmi.isolation.Trigger;
 import org.irmi.monitors.StreamKey;
 import org.slf4j.Logger;
@@ -33,6 +33,7 @@ public final class DefaultPoisonMessagePoint implements PoisonMessagePoint {
     private static final int MAX_REPORTS = 100;
 
     private final PoisonConfig config;
+    private final List<SignatureRule> signatures;
     private final AdaptationModule module;
     private final DecisionRecorder recorder;
     private final LongSupplier nanoClock;
@@ -103,6 +104,7 @@ public final class DefaultPoisonMessagePoint implements PoisonMessagePoint {
     public DefaultPoisonMessagePoint(PoisonConfig config, AdaptationModule module,
                                      DecisionRecorder recorder, LongSupplier nanoClock) {
         this.config = config;
+        this.signatures = SignatureRule.of(config.signatures());
         this.module = module;
         this.recorder = recorder;
         this.nanoClock = nanoClock;
@@ -112,13 +114,13 @@ public final class DefaultPoisonMessagePoint implements PoisonMessagePoint {
     /** @return the request's signature: its operation, plus argument bytes when a rule says so. */
     public String signatureOf(IncomingRequest request) {
         byte[] args = request.argumentBytes();
-        if (args == null || config.signatures().isEmpty()) {
+        if (args == null || signatures.isEmpty()) {
             return request.operation();
         }
         List<SignatureRule> rules = rulesByOperation.get(request.operation());
         if (rules == null) {
             List<SignatureRule> l = new java.util.ArrayList<>();
-            for (SignatureRule r : config.signatures()) {
+            for (SignatureRule r : signatures) {
                 if (r.operation().matches(request.operation())) {
                     l.add(r);
                 }
@@ -223,10 +225,10 @@ public final class DefaultPoisonMessagePoint implements PoisonMessagePoint {
         for (Cost c : baseline.values()) {
             base = base.plus(c.totals());
         }
-        boolean costly = base.requests() >= config.minBaselineRequests()
-                && ((cpuNanos > 0 && cpuNanos >= config.costFactor() * base.cpuPerRequest())
+        boolean costly = base.requests() >= config.naming().minBaselineRequests()
+                && ((cpuNanos > 0 && cpuNanos >= config.naming().costFactor() * base.cpuPerRequest())
                 || (allocatedBytes > 0
-                && allocatedBytes >= config.costFactor() * base.allocatedPerRequest()));
+                && allocatedBytes >= config.naming().costFactor() * base.allocatedPerRequest()));
         boolean edgeMeanwhile = risingEdges != f.risingEdgesAtAdmission() || inEpisode;
         boolean healthy = !costly && !edgeMeanwhile;
         long now = nanoClock.getAsLong();
@@ -251,7 +253,7 @@ public final class DefaultPoisonMessagePoint implements PoisonMessagePoint {
                 inEpisode = true;
                 risingEdges++;
                 LOG.info("irmi.poison episode resumed (rising edge {} ms after a short falling edge)",
-                        (nowNanos - (suspendedUntilNanos - config.minEpisodeNanos())) / 1_000_000);
+                        (nowNanos - (suspendedUntilNanos - config.minEpisode().toNanos())) / 1_000_000);
                 return;
             }
             if (suspended) {
@@ -285,7 +287,7 @@ public final class DefaultPoisonMessagePoint implements PoisonMessagePoint {
         suspended = false;
         episodeCosts = null; // a blip: no analysis
         LOG.info("irmi.poison episode ignored: shorter than poison.minEpisode ({} ms) and not resumed",
-                config.minEpisodeNanos() / 1_000_000);
+                config.minEpisode().toNanos() / 1_000_000);
     }
 
     @Override
@@ -295,10 +297,10 @@ public final class DefaultPoisonMessagePoint implements PoisonMessagePoint {
                 return;
             }
             inEpisode = false;
-            if (nowNanos - risingNanos < config.minEpisodeNanos()) {
+            if (nowNanos - risingNanos < config.minEpisode().toNanos()) {
                 // too short so far: a blip, unless the detector flapped and rises again soon
                 suspended = true;
-                suspendedUntilNanos = nowNanos + config.minEpisodeNanos();
+                suspendedUntilNanos = nowNanos + config.minEpisode().toNanos();
                 return;
             }
             lastOverloadNanos = nowNanos;
@@ -349,12 +351,12 @@ public final class DefaultPoisonMessagePoint implements PoisonMessagePoint {
         Map<String, CostTotals> base = totals(baseline);
         Set<String> protectedOrFiltered = new HashSet<>(filters.keySet());
         for (String sig : s1) {
-            if (config.neverFilter(operationOf(sig))) {
+            if (config.isProtected(operationOf(sig))) {
                 protectedOrFiltered.add(sig);
             }
         }
         for (String sig : ep.keySet()) {
-            if (config.neverFilter(operationOf(sig))) {
+            if (config.isProtected(operationOf(sig))) {
                 protectedOrFiltered.add(sig);
             }
         }
@@ -363,7 +365,7 @@ public final class DefaultPoisonMessagePoint implements PoisonMessagePoint {
         }
         SuspectAnalyzer.Verdict v = analyzer.onEpisode(s1, s2, ep, base, protectedOrFiltered);
         for (String sig : v.toFilter()) {
-            filters.putIfAbsent(sig, new FilterEntry(nowNanos, config.coolDownNanos()));
+            filters.putIfAbsent(sig, new FilterEntry(nowNanos, config.coolDown().toNanos()));
             lastOverloadNanos = nowNanos;
         }
         EpisodeReport report = new EpisodeReport(v.episode(), risingNanos, fallingNanos,
@@ -420,14 +422,20 @@ public final class DefaultPoisonMessagePoint implements PoisonMessagePoint {
 
     @Override
     public int argumentBytesWanted(String operation) {
-        return config.argumentBytesNeeded(operation);
+        int n = 0;
+        for (SignatureRule r : signatures) {
+            if (r.operation().matches(operation)) {
+                n = Math.max(n, r.bytesNeeded());
+            }
+        }
+        return n;
     }
 
     @Override
     public boolean advertisesOverload(long nowNanos) {
         // a blip shorter than minEpisode is not advertised: callers would shed load for nothing
-        return (inEpisode && nowNanos - risingNanosVolatile >= config.minEpisodeNanos())
-                || nowNanos - lastOverloadNanos < config.advertiseOverloadNanos();
+        return (inEpisode && nowNanos - risingNanosVolatile >= config.minEpisode().toNanos())
+                || nowNanos - lastOverloadNanos < config.advertiseOverload().toNanos();
     }
 
     @Override
@@ -451,10 +459,10 @@ public final class DefaultPoisonMessagePoint implements PoisonMessagePoint {
 
     @Override
     public void filter(String signature, long nowNanos) {
-        if (config.neverFilter(operationOf(signature))) {
+        if (config.isProtected(operationOf(signature))) {
             throw new IllegalArgumentException("`" + signature + "` matches poison.neverFilter");
         }
-        filters.putIfAbsent(signature, new FilterEntry(nowNanos, config.coolDownNanos()));
+        filters.putIfAbsent(signature, new FilterEntry(nowNanos, config.coolDown().toNanos()));
         LOG.info("irmi.poison filtered by hand signature={}", signature);
     }
 

@@ -5,10 +5,10 @@ import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
 import org.irmi.isolation.ConnectionTuner;
-import org.irmi.isolation.CrosstalkConfig;
 import org.irmi.isolation.IncomingRequest;
 import org.irmi.isolation.QosCrosstalkPoint;
 import org.irmi.isolation.WeightRule;
+import org.irmi.sla.CrosstalkConfig;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -25,6 +25,7 @@ public final class DefaultQosCrosstalkPoint implements QosCrosstalkPoint {
     /** A receive buffer never set: the kernel's autotuning sizes it. */
     private static final int UNTUNED = -1;
     private final CrosstalkConfig config;
+    private final List<WeightRule> rules;
     private final ConnectionTuner tuner;
     private final Map<Long, Conn> connections = new HashMap<>();
     private volatile int activeStreams;
@@ -49,13 +50,14 @@ public final class DefaultQosCrosstalkPoint implements QosCrosstalkPoint {
 
     public DefaultQosCrosstalkPoint(CrosstalkConfig config, ConnectionTuner tuner) {
         this.config = config;
+        this.rules = WeightRule.of(config.weights());
         this.tuner = tuner;
     }
 
     @Override
     public void onConnectionOpened(long connectionId, String peerAddress) {
         double w = config.defaultWeight();
-        for (WeightRule r : config.rules()) {
+        for (WeightRule r : rules) {
             if (r.match() == WeightRule.Match.CLIENT_ADDRESS && r.matches(peerAddress)) {
                 w = r.weight();
                 break;
@@ -76,7 +78,7 @@ public final class DefaultQosCrosstalkPoint implements QosCrosstalkPoint {
             return;
         }
         double w = c.addressWeight;
-        for (WeightRule r : config.rules()) {
+        for (WeightRule r : rules) {
             boolean hit = switch (r.match()) {
                 case OBJECT_KEY -> r.matches(request.objectKey());
                 case TAG -> r.matches(request.tag());
@@ -106,12 +108,12 @@ public final class DefaultQosCrosstalkPoint implements QosCrosstalkPoint {
                 c.bytesAtLastTick = c.bytesRead;
                 c.lastActiveNanos = nowNanos;
             }
-            if (nowNanos - c.lastActiveNanos <= config.idleAfterNanos()) {
+            if (nowNanos - c.lastActiveNanos <= config.idleAfter().toNanos()) {
                 active.add(new ReadBudgetAllocator.Stream(c.id, c.weight));
             } else {
                 // Idle: back to the base budget; its receive buffer stays as it is (no system call,
                 // and a buffer left to the kernel's autotuning stays so).
-                apply(c, config.baseReadBudgetBytes(), c.appliedReceiveBuffer);
+                apply(c, (int) config.baseReadBudgetBytes(), c.appliedReceiveBuffer);
             }
         }
         if (active.size() != activeStreams) {

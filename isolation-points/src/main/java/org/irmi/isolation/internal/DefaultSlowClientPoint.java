@@ -15,11 +15,12 @@ import org.irmi.isolation.LocalLoad;
 import org.irmi.isolation.OutgoingCall;
 import org.irmi.isolation.PointKind;
 import org.irmi.isolation.RemoteLoad;
-import org.irmi.isolation.SlowClientConfig;
 import org.irmi.isolation.SlowClientPoint;
 import org.irmi.isolation.Trigger;
 import org.irmi.monitors.StreamKey;
 import org.irmi.sla.CausalPair;
+import org.irmi.sla.MonitorsConfig;
+import org.irmi.sla.SlowClientConfig;
 
 /**
  * The slow-client point. The call path does a map lookup and a volatile read when nothing is
@@ -34,6 +35,8 @@ public final class DefaultSlowClientPoint implements SlowClientPoint {
     private final AdaptationModule module;
     private final DecisionRecorder recorder;
     private final Supplier<LocalLoad> localLoad;
+    /** How long a target host's report (and round trip) counts: the monitors' remote-resources window. */
+    private final long reportMaxAgeNanos;
     private final LongSupplier nanoClock;
     private final Map<String, PairState> byName = new LinkedHashMap<>();
     /** Pairs whose outgoing glob matches an operation, cached per operation name. */
@@ -73,7 +76,11 @@ public final class DefaultSlowClientPoint implements SlowClientPoint {
         volatile Evidence evidence = Evidence.NONE;
     }
 
-    public DefaultSlowClientPoint(SlowClientConfig config, AdaptationModule module,
+    /**
+     * @param config   the point's thresholds
+     * @param monitors the causal pairs, their rate window and the remote-resources window
+     */
+    public DefaultSlowClientPoint(SlowClientConfig config, MonitorsConfig monitors, AdaptationModule module,
                                   DecisionRecorder recorder, Supplier<LocalLoad> localLoad,
                                   LongSupplier nanoClock) {
         this.config = config;
@@ -81,8 +88,9 @@ public final class DefaultSlowClientPoint implements SlowClientPoint {
         this.recorder = recorder;
         this.localLoad = localLoad;
         this.nanoClock = nanoClock;
-        for (CausalPair p : config.pairs()) {
-            byName.put(p.name(), new PairState(p, config.windowNanos()));
+        this.reportMaxAgeNanos = monitors.remoteResources().length().toNanos();
+        for (CausalPair p : monitors.causalPairs()) {
+            byName.put(p.name(), new PairState(p, monitors.requestRates().length().toNanos()));
         }
     }
 
@@ -149,7 +157,7 @@ public final class DefaultSlowClientPoint implements SlowClientPoint {
 
     @Override
     public void onReply(OutgoingCall call, long rttNanos, RemoteLoad report) {
-        if (report == null && (rttNanos <= 0 || config.remoteRttHighNanos() == 0)) {
+        if (report == null && (rttNanos <= 0 || config.remoteLoad().rtt().isZero())) {
             return;
         }
         HostState h = hosts.computeIfAbsent(call.targetHost(), k -> new HostState());
@@ -217,12 +225,12 @@ public final class DefaultSlowClientPoint implements SlowClientPoint {
             if (host != null) {
                 synchronized (host) {
                     // a stale round trip says nothing: calls may all have been diverted since
-                    if (nowNanos - host.rttAtNanos <= config.remoteReportMaxAgeNanos()) {
+                    if (nowNanos - host.rttAtNanos <= reportMaxAgeNanos) {
                         rtt = host.rttNanos;
                     }
                 }
             }
-            SlowClientPolicy.Verdict v = SlowClientPolicy.evaluate(config, p.triggered,
+            SlowClientPolicy.Verdict v = SlowClientPolicy.evaluate(config, reportMaxAgeNanos, p.triggered,
                     p.triggeredAtNanos, nowNanos, new SlowClientPolicy.Inputs(s.queueEstimate(),
                             s.growthPerSecond(), s.inRate(), s.outRate(), appQueue, local, remote, rtt));
             if (v.triggered() && !p.triggered) {
@@ -236,7 +244,7 @@ public final class DefaultSlowClientPoint implements SlowClientPoint {
         for (HostState h : hosts.values()) {
             RemoteLoad r = h.report;
             boolean fresh = r != null
-                    && nowNanos - r.receivedAtNanos() <= config.remoteReportMaxAgeNanos();
+                    && nowNanos - r.receivedAtNanos() <= reportMaxAgeNanos;
             boolean over = config.reactToPeerOverload() && fresh && r.overloaded();
             if (over) {
                 h.evidence = Evidence.builder().put("remoteOverloaded", 1)

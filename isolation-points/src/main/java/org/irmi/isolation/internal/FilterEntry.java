@@ -1,6 +1,6 @@
 package org.irmi.isolation.internal;
 
-import org.irmi.isolation.PoisonConfig;
+import org.irmi.sla.PoisonConfig;
 
 /**
  * The healing state machine of one filtered signature. Pure: time arrives as data.
@@ -53,7 +53,7 @@ public final class FilterEntry {
                 healthyProbes = 0;
                 return admitProbe(nowNanos);
             default:
-                if (probeInFlight || nowNanos - lastProbeNanos < c.probeIntervalNanos()) {
+                if (probeInFlight || nowNanos - lastProbeNanos < probeIntervalNanos(c)) {
                     return Admission.REFUSE;
                 }
                 return admitProbe(nowNanos);
@@ -74,7 +74,7 @@ public final class FilterEntry {
         probeInFlight = false;
         if (healthy) {
             healthyProbes++;
-            if (nowNanos - probationSinceNanos >= c.admitAfterNanos()) {
+            if (nowNanos - probationSinceNanos >= c.probation().admitAfter().toNanos()) {
                 phase = Phase.READMITTED;
                 sinceNanos = nowNanos;
             }
@@ -83,7 +83,7 @@ public final class FilterEntry {
             sinceNanos = nowNanos;
             healthyProbes = 0;
             timesFiltered++;
-            coolDownNanos = Math.min(c.maxCoolDownNanos(), coolDownNanos * 2);
+            coolDownNanos = Math.min(c.maxCoolDown().toNanos(), coolDownNanos * 2);
         }
         return phase;
     }
@@ -95,4 +95,9 @@ public final class FilterEntry {
     public boolean probeInFlight() { return probeInFlight; }
     /** @return when the current phase began. */
     public long sinceNanos() { return sinceNanos; }
+
+    /** @return the least time between two probation probes: one over the probation rate. */
+    static long probeIntervalNanos(PoisonConfig c) {
+        return Math.max(1, Math.round(1e9 / c.probation().ratePerSecond()));
+    }
 }

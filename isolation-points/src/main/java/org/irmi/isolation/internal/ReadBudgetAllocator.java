@@ -2,7 +2,7 @@ package org.irmi.isolation.internal;
 
 import java.util.ArrayList;
 import java.util.List;
-import org.irmi.isolation.CrosstalkConfig;
+import org.irmi.sla.CrosstalkConfig;
 
 /**
  * Turns the weights of the active streams into per-connection read budgets and receive buffers.

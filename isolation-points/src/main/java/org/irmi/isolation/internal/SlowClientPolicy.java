@@ -3,7 +3,7 @@ package org.irmi.isolation.internal;
 import org.irmi.isolation.Evidence;
 import org.irmi.isolation.LocalLoad;
 import org.irmi.isolation.RemoteLoad;
-import org.irmi.isolation.SlowClientConfig;
+import org.irmi.sla.SlowClientConfig;
 
 /**
  * Decides whether a causal pair is held up by a slow downstream node. Pure: inputs in, verdict
@@ -58,29 +58,30 @@ public final class SlowClientPolicy {
 
     /**
      * @param config           thresholds
+     * @param reportMaxAgeNanos how long a target host's report counts (the remote-resources window)
      * @param wasTriggered     whether the pair was triggered before this tick
      * @param triggeredAtNanos when it was triggered (ignored when not)
      * @param nowNanos         this tick's time
      * @param in               the inputs
      */
-    public static Verdict evaluate(SlowClientConfig config, boolean wasTriggered,
+    public static Verdict evaluate(SlowClientConfig config, long reportMaxAgeNanos, boolean wasTriggered,
                                    long triggeredAtNanos, long nowNanos, Inputs in) {
         double q = Double.isNaN(in.applicationQueue()) ? in.queueEstimate() : in.applicationQueue();
         boolean queueCondition = in.growthPerSecond() >= config.queueGrowthPerSecond()
                 || q >= config.maxQueueLength();
         LocalLoad l = in.local();
-        boolean localPressure = l.cpu() >= config.cpuHigh()
-                || l.heapPressure() >= config.heapPressureHigh()
-                || l.gcPerSecond() >= config.gcPerSecondHigh();
+        boolean localPressure = l.cpu() >= config.cpuPercent() / 100
+                || l.heapPressure() >= config.heapPressurePercent() / 100
+                || l.gcPerSecond() >= config.gcPerSecond();
         RemoteLoad r = in.remote();
         boolean remoteFresh = r != null
-                && nowNanos - r.receivedAtNanos() <= config.remoteReportMaxAgeNanos();
-        boolean remotePressure = remoteFresh && (r.cpu() >= config.remoteCpuHigh()
-                || r.heapPressure() >= config.remoteHeapPressureHigh()
-                || r.queueLength() >= config.remoteQueueHigh()
-                || r.gcPerSecond() >= config.remoteGcPerSecondHigh());
-        boolean slowRtt = config.remoteRttHighNanos() > 0
-                && in.remoteRttNanos() >= config.remoteRttHighNanos();
+                && nowNanos - r.receivedAtNanos() <= reportMaxAgeNanos;
+        boolean remotePressure = remoteFresh && (r.cpu() >= config.remoteLoad().cpuPercent() / 100
+                || r.heapPressure() >= config.remoteLoad().heapPressurePercent() / 100
+                || r.queueLength() >= config.remoteLoad().queueLength()
+                || r.gcPerSecond() >= config.remoteLoad().gcPerSecond());
+        boolean slowRtt = config.remoteLoad().rtt().toNanos() > 0
+                && in.remoteRttNanos() >= config.remoteLoad().rtt().toNanos();
         remotePressure |= slowRtt;
         boolean pressure = localPressure || remotePressure;
 
@@ -90,7 +91,7 @@ public final class SlowClientPolicy {
         } else if (queueCondition && pressure) {
             reason = "queue+pressure";
         } else if (wasTriggered) {
-            if (nowNanos - triggeredAtNanos < config.minHoldNanos()) {
+            if (nowNanos - triggeredAtNanos < config.minHold().toNanos()) {
                 reason = "hold";
             } else if (pressure && q > config.queueLow()) {
                 reason = "draining";

@@ -6,7 +6,7 @@ import java.util.Map;
 import java.util.Set;
 import java.util.TreeSet;
 import org.irmi.isolation.Evidence;
-import org.irmi.isolation.PoisonConfig;
+import org.irmi.sla.PoisonConfig;
 
 /**
  * Names poison signatures from the episodes of the poison point. Pure: each episode's data in, a
@@ -76,7 +76,7 @@ public final class SuspectAnalyzer {
         suspects.removeAll(alreadyFiltered);
         int common = 0;
         for (java.util.Iterator<String> it = suspects.iterator(); it.hasNext(); ) {
-            if (commonShare(baselineCosts.get(it.next()), baseline) > config.maxCommonShare()) {
+            if (commonShare(baselineCosts.get(it.next()), baseline) > config.naming().maxCommonShare()) {
                 it.remove();
                 common++;
             }
@@ -123,7 +123,7 @@ public final class SuspectAnalyzer {
             ev.put("namedCpuPerRequest", c.cpuPerRequest())
                     .put("namedAllocatedPerRequest", c.allocatedPerRequest())
                     .put("namedCostShare", bestShare);
-        } else if (!suspects.isEmpty() && narrowed.size() == 1 && episodesWithSuspects >= config.minEpisodes()) {
+        } else if (!suspects.isEmpty() && narrowed.size() == 1 && episodesWithSuspects >= config.confirmEpisodes()) {
             // named on an episode with evidence only: a later dip of common operations names nothing again
             String only = narrowed.iterator().next();
             CostTotals own = baselineCosts.getOrDefault(only, CostTotals.ZERO);
@@ -133,7 +133,7 @@ public final class SuspectAnalyzer {
             boolean costOk = !costKnown || c == null || c.requests() == 0
                     || costlyPerRequest(c, episode, baseline, own);
             ev.put("narrowedCommonShare", commonShare);
-            if (commonShare <= config.maxCommonShare() && costOk) {
+            if (commonShare <= config.naming().maxCommonShare() && costOk) {
                 toFilter.add(only);
             }
         }
@@ -153,15 +153,15 @@ public final class SuspectAnalyzer {
         if (episode.cpuNanos() > 0) {
             double share = (double) c.cpuNanos() / episode.cpuNanos();
             double ref = reference(c, episode, baseline, own, true);
-            if (share >= config.minCostShare() && c.cpuPerRequest() >= config.costFactor() * ref) {
+            if (share >= config.naming().minCostShare() && c.cpuPerRequest() >= config.naming().costFactor() * ref) {
                 best = Math.max(best, share);
             }
         }
         if (episode.allocatedBytes() > 0) {
             double share = (double) c.allocatedBytes() / episode.allocatedBytes();
             double ref = reference(c, episode, baseline, own, false);
-            if (share >= config.minCostShare()
-                    && c.allocatedPerRequest() >= config.costFactor() * ref) {
+            if (share >= config.naming().minCostShare()
+                    && c.allocatedPerRequest() >= config.naming().costFactor() * ref) {
                 best = Math.max(best, share);
             }
         }
@@ -170,15 +170,15 @@ public final class SuspectAnalyzer {
 
     private boolean costlyPerRequest(CostTotals c, CostTotals episode, CostTotals baseline,
                                      CostTotals own) {
-        return c.cpuPerRequest() >= config.costFactor() * reference(c, episode, baseline, own, true)
-                || c.allocatedPerRequest() >= config.costFactor()
+        return c.cpuPerRequest() >= config.naming().costFactor() * reference(c, episode, baseline, own, true)
+                || c.allocatedPerRequest() >= config.naming().costFactor()
                 * reference(c, episode, baseline, own, false);
     }
 
     private double reference(CostTotals c, CostTotals episode, CostTotals baseline,
                              CostTotals own, boolean cpu) {
         double ref;
-        if (baseline.requests() >= config.minBaselineRequests()) {
+        if (baseline.requests() >= config.naming().minBaselineRequests()) {
             ref = cpu ? baseline.cpuPerRequest() : baseline.allocatedPerRequest();
         } else {
             CostTotals others = episode.minus(c);
@@ -187,7 +187,7 @@ public final class SuspectAnalyzer {
             }
             ref = cpu ? others.cpuPerRequest() : others.allocatedPerRequest();
         }
-        if (own != null && own.requests() >= config.minBaselineRequests()) {
+        if (own != null && own.requests() >= config.naming().minBaselineRequests()) {
             ref = Math.max(ref, cpu ? own.cpuPerRequest() : own.allocatedPerRequest());
         }
         return ref;

@@ -9,7 +9,7 @@ import org.irmi.isolation.DecisionEvent;
 import org.irmi.isolation.Evidence;
 import org.irmi.isolation.MinorCodes;
 import org.irmi.isolation.PointKind;
-import org.irmi.isolation.SystemExceptionKind;
+import org.irmi.sla.SystemExceptionKind;
 import org.irmi.monitors.ManualClock;
 import org.irmi.monitors.StreamKey;
 import org.junit.jupiter.api.Test;

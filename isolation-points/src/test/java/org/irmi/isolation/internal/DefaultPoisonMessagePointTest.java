@@ -9,8 +9,9 @@ import org.irmi.isolation.Decision;
 import org.irmi.isolation.Evidence;
 import org.irmi.isolation.IncomingRequest;
 import org.irmi.isolation.MinorCodes;
-import org.irmi.isolation.PoisonConfig;
-import org.irmi.isolation.SignatureRule;
+import org.irmi.sla.ArgumentSignature;
+import org.irmi.sla.PoisonConfig;
+import org.irmi.sla.ProbationConfig;
 import org.irmi.monitors.ManualClock;
 import org.irmi.sla.OperationPattern;
 import org.junit.jupiter.api.Test;
@@ -26,9 +27,15 @@ class DefaultPoisonMessagePointTest {
         return new DefaultPoisonMessagePoint(config, module, recorder, clock::nanoTime);
     }
 
+    /** The default naming thresholds with {@code minBaselineRequests} requests. */
+    static PoisonConfig.Naming naming(int minBaselineRequests) {
+        PoisonConfig.Naming d = PoisonConfig.Naming.DEFAULT;
+        return new PoisonConfig.Naming(d.costFactor(), d.minCostShare(), d.maxCommonShare(), minBaselineRequests);
+    }
+
     private PoisonConfig config() {
-        return PoisonConfig.custom().coolDown(Duration.ofSeconds(10)).probationRatePerSecond(1)
-                .admitAfter(Duration.ofSeconds(2)).minBaselineRequests(10).build();
+        return PoisonConfig.custom().coolDown(Duration.ofSeconds(10))
+                .probation(new ProbationConfig(1, Duration.ofSeconds(2))).naming(naming(10)).build();
     }
 
     private IncomingRequest req(String op) {
@@ -140,7 +147,7 @@ class DefaultPoisonMessagePointTest {
         // attribution off: the set difference alone. The poison was admitted before the rising edge and is
         // still running at the falling edge (throughput recovered while it ran); a quote admitted during the
         // episode is still running too. S2 holds the quote only, so the poison stays a suspect.
-        DefaultPoisonMessagePoint p = point(PoisonConfig.custom().attribution(false).minBaselineRequests(10).build());
+        DefaultPoisonMessagePoint p = point(PoisonConfig.custom().attribution(false).naming(naming(10)).build());
         normal(p, "quote", 50);
         IncomingRequest poison = req("poison");
         p.onRequestHeader(poison);
@@ -245,8 +252,8 @@ class DefaultPoisonMessagePointTest {
 
     @Test
     void shouldNeverFilterProtectedOperations() {
-        DefaultPoisonMessagePoint p = point(PoisonConfig.custom().minBaselineRequests(10)
-                .neverFilter(op -> op.equals("report")).build());
+        DefaultPoisonMessagePoint p = point(PoisonConfig.custom().naming(naming(10))
+                .addNeverFilter(OperationPattern.of("report")).build());
         normal(p, "quote", 50);
         IncomingRequest report = req("report");
         p.onRequestHeader(report);
@@ -300,9 +307,10 @@ class DefaultPoisonMessagePointTest {
         byte[] sell = "....SELL....".getBytes(StandardCharsets.US_ASCII);
         byte[] buy = "....BUY.....".getBytes(StandardCharsets.US_ASCII);
         DefaultPoisonMessagePoint p = point(PoisonConfig.custom()
-                .signature(new SignatureRule("sell", OperationPattern.of("order*"), 0, 12,
-                        "SELL".getBytes(StandardCharsets.US_ASCII)))
-                .signature(new SignatureRule("head", OperationPattern.of("raw"), 0, 2, null)).build());
+                .addSignature(new ArgumentSignature("sell", OperationPattern.of("order*"), 0, 12,
+                        java.util.Optional.of("text:SELL")))
+                .addSignature(new ArgumentSignature("head", OperationPattern.of("raw"), 0, 2,
+                        java.util.Optional.empty())).build());
         assertThat(p.signatureOf(req("order", sell))).isEqualTo("order#sell");
         assertThat(p.signatureOf(req("order", buy))).isEqualTo("order");
         assertThat(p.signatureOf(req("raw", new byte[]{0x0a, (byte) 0xff, 3})))

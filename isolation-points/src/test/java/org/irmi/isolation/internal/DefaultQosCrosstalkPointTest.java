@@ -7,9 +7,9 @@ import java.time.Duration;
 import java.util.HashMap;
 import java.util.Map;
 import org.irmi.isolation.ConnectionTuner;
-import org.irmi.isolation.CrosstalkConfig;
 import org.irmi.isolation.IncomingRequest;
-import org.irmi.isolation.WeightRule;
+import org.irmi.sla.CrosstalkConfig;
+import org.irmi.sla.StreamWeight;
 import org.junit.jupiter.api.Test;
 
 class DefaultQosCrosstalkPointTest {
@@ -31,9 +31,9 @@ class DefaultQosCrosstalkPointTest {
         }
     };
     private final CrosstalkConfig config = CrosstalkConfig.custom()
-            .rule(WeightRule.glob(WeightRule.Match.CLIENT_ADDRESS, "10.0.0.4", 4))
-            .rule(WeightRule.glob(WeightRule.Match.OBJECT_KEY, "*bulk*", 2))
-            .rule(new WeightRule(WeightRule.Match.TAG, "gold"::equals, "gold", 8))
+            .addWeight(new StreamWeight(StreamWeight.Kind.CLIENT, "10.0.0.4/32", 4))
+            .addWeight(new StreamWeight(StreamWeight.Kind.OBJECT_KEY, "*bulk*", 2))
+            .addWeight(new StreamWeight(StreamWeight.Kind.TAG, "gold", 8))
             .baseReadBudgetBytes(64 * 1024).idleAfter(Duration.ofMillis(100)).build();
     private final DefaultQosCrosstalkPoint point = new DefaultQosCrosstalkPoint(config, tuner);
 
@@ -58,8 +58,8 @@ class DefaultQosCrosstalkPointTest {
     @Test
     void shouldGiveReadSharesOfOneTwoFourWhenEveryStreamHasDataWaiting() {
         CrosstalkConfig c = CrosstalkConfig.custom()
-                .rule(WeightRule.glob(WeightRule.Match.OBJECT_KEY, "w2", 2))
-                .rule(WeightRule.glob(WeightRule.Match.OBJECT_KEY, "w4", 4)).build();
+                .addWeight(new StreamWeight(StreamWeight.Kind.OBJECT_KEY, "w2", 2))
+                .addWeight(new StreamWeight(StreamWeight.Kind.OBJECT_KEY, "w4", 4)).build();
         DefaultQosCrosstalkPoint p = new DefaultQosCrosstalkPoint(c, tuner);
         long[] ids = {1, 2, 3};
         String[] keys = {"w1", "w2", "w4"};

@@ -11,10 +11,15 @@ import org.irmi.isolation.LocalLoad;
 import org.irmi.isolation.OutgoingCall;
 import org.irmi.isolation.PointKind;
 import org.irmi.isolation.RemoteLoad;
-import org.irmi.isolation.SlowClientConfig;
 import org.irmi.isolation.Trigger;
 import org.irmi.monitors.ManualClock;
 import org.irmi.sla.CausalPair;
+import org.irmi.sla.MonitorsConfig;
+import org.irmi.sla.OperationPattern;
+import org.irmi.sla.RemoteLoadThresholds;
+import org.irmi.sla.SlowClientConfig;
+import org.irmi.sla.TargetSelector;
+import org.irmi.sla.WindowConfig;
 import org.junit.jupiter.api.Test;
 
 class DefaultSlowClientPointTest {
@@ -24,11 +29,17 @@ class DefaultSlowClientPointTest {
     private final TestModules.Recording module = TestModules.Recording.shortCircuiting();
     private final DecisionRecorder recorder = new DecisionRecorder(clock::wallMillis);
     private final SlowClientConfig config = SlowClientConfig.custom()
-            .pair(CausalPair.named("events", "publish", "deliver"))
-            .window(Duration.ofSeconds(5)).queueGrowthPerSecond(5).maxQueueLength(50).queueLow(5)
-            .heapPressureHigh(0.8).minHold(Duration.ZERO).build();
-    private final DefaultSlowClientPoint point = new DefaultSlowClientPoint(config, module, recorder,
-            local::get, clock::nanoTime);
+            .queueGrowthPerSecond(5).maxQueueLength(50).queueLow(5)
+            .heapPressurePercent(80).minHold(Duration.ZERO).build();
+    private final DefaultSlowClientPoint point = new DefaultSlowClientPoint(config,
+            monitors(Duration.ofSeconds(5), Duration.ofSeconds(10)), module, recorder, local::get, clock::nanoTime);
+
+    /** The causal pair {@code events} (publish to deliver) with these rate and report windows. */
+    private static MonitorsConfig monitors(Duration rateWindow, Duration reportMaxAge) {
+        return MonitorsConfig.custom().addCausalPair(CausalPair.named("events", "publish", "deliver"))
+                .requestRates(WindowConfig.of(rateWindow, 10)).remoteResources(WindowConfig.of(reportMaxAge, 10))
+                .build();
+    }
     private static final OutgoingCall DELIVER = OutgoingCall.of("secondary", 2809, "Sink", "deliver",
             false);
 
@@ -139,7 +150,8 @@ class DefaultSlowClientPointTest {
                 return true;
             }
         };
-        DefaultSlowClientPoint p = new DefaultSlowClientPoint(config, limiter, recorder, local::get,
+        DefaultSlowClientPoint p = new DefaultSlowClientPoint(config,
+                monitors(Duration.ofSeconds(5), Duration.ofSeconds(10)), limiter, recorder, local::get,
                 clock::nanoTime);
         assertThat(p.beforeMarshalling(DELIVER)).isEqualTo(Decision.PROCEED);
         assertThat(seen.get()).isSameAs(Evidence.NONE);
@@ -149,10 +161,11 @@ class DefaultSlowClientPointTest {
     @Test
     void shouldLeaveUnguardedTargetsAloneWhenTriggered() {
         SlowClientConfig guarded = SlowClientConfig.custom()
-                .pair(CausalPair.named("events", "publish", "deliver"))
-                .guards((target, op) -> target.equals("Other")).heapPressureHigh(0.8)
-                .queueGrowthPerSecond(5).build();
-        DefaultSlowClientPoint p = new DefaultSlowClientPoint(guarded, module, recorder,
+                .targets(java.util.List.of(new TargetSelector(OperationPattern.of("Other"),
+                        java.util.List.of(OperationPattern.ANY))))
+                .heapPressurePercent(80).queueGrowthPerSecond(5).build();
+        DefaultSlowClientPoint p = new DefaultSlowClientPoint(guarded,
+                monitors(Duration.ofSeconds(10), Duration.ofSeconds(10)), module, recorder,
                 () -> new LocalLoad(0.2, 0.9, 0.1), clock::nanoTime);
         p.tick(clock.nanoTime());
         for (int i = 0; i < 100; i++) {
@@ -166,11 +179,11 @@ class DefaultSlowClientPointTest {
 
     @Test
     void shouldTriggerOnASlowRoundTripAndForgetItWhenStale() {
-        SlowClientConfig rtt = SlowClientConfig.custom()
-                .pair(CausalPair.named("events", "publish", "deliver")).queueGrowthPerSecond(5)
-                .remoteRttHigh(Duration.ofMillis(20)).remoteReportMaxAge(Duration.ofSeconds(1))
+        SlowClientConfig rtt = SlowClientConfig.custom().queueGrowthPerSecond(5)
+                .remoteLoad(new RemoteLoadThresholds(90, 85, 1000, 10, Duration.ofMillis(20)))
                 .minHold(Duration.ZERO).build();
-        DefaultSlowClientPoint p = new DefaultSlowClientPoint(rtt, module, recorder, local::get,
+        DefaultSlowClientPoint p = new DefaultSlowClientPoint(rtt,
+                monitors(Duration.ofSeconds(10), Duration.ofSeconds(1)), module, recorder, local::get,
                 clock::nanoTime);
         p.tick(clock.nanoTime());
         for (int i = 0; i < 100; i++) {

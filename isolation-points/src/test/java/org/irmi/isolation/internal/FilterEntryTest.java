@@ -3,25 +3,25 @@ package org.irmi.isolation.internal;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import java.time.Duration;
-import org.irmi.isolation.PoisonConfig;
+import org.irmi.sla.PoisonConfig;
+import org.irmi.sla.ProbationConfig;
 import org.junit.jupiter.api.Test;
 
 class FilterEntryTest {
     private static final long S = 1_000_000_000L;
     private final PoisonConfig config = PoisonConfig.custom().coolDown(Duration.ofSeconds(10))
-            .maxCoolDown(Duration.ofSeconds(30)).probationRatePerSecond(1)
-            .admitAfter(Duration.ofSeconds(3)).build();
+            .maxCoolDown(Duration.ofSeconds(30)).probation(new ProbationConfig(1, Duration.ofSeconds(3))).build();
 
     @Test
     void shouldRefuseDuringCoolDown() {
-        FilterEntry e = new FilterEntry(0, config.coolDownNanos());
+        FilterEntry e = new FilterEntry(0, config.coolDown().toNanos());
         assertThat(e.onRequest(9 * S, config)).isEqualTo(FilterEntry.Admission.REFUSE);
         assertThat(e.phase()).isEqualTo(FilterEntry.Phase.FILTERED);
     }
 
     @Test
     void shouldAdmitOneProbeAfterCoolDown() {
-        FilterEntry e = new FilterEntry(0, config.coolDownNanos());
+        FilterEntry e = new FilterEntry(0, config.coolDown().toNanos());
         assertThat(e.onRequest(10 * S, config)).isEqualTo(FilterEntry.Admission.ADMIT_PROBE);
         assertThat(e.phase()).isEqualTo(FilterEntry.Phase.PROBATION);
         // a second request while the probe is in flight: refused (one at a time)
@@ -30,7 +30,7 @@ class FilterEntryTest {
 
     @Test
     void shouldTrickleAtMostOneProbePerInterval() {
-        FilterEntry e = new FilterEntry(0, config.coolDownNanos());
+        FilterEntry e = new FilterEntry(0, config.coolDown().toNanos());
         e.onRequest(10 * S, config);
         e.onProbeDone(10 * S + 100, true, config);
         assertThat(e.onRequest(10 * S + S / 2, config)).isEqualTo(FilterEntry.Admission.REFUSE);
@@ -39,7 +39,7 @@ class FilterEntryTest {
 
     @Test
     void shouldReadmitWhenHealthyForAdmitAfter() {
-        FilterEntry e = new FilterEntry(0, config.coolDownNanos());
+        FilterEntry e = new FilterEntry(0, config.coolDown().toNanos());
         e.onRequest(10 * S, config);
         assertThat(e.onProbeDone(10 * S + 1, true, config)).isEqualTo(FilterEntry.Phase.PROBATION);
         e.onRequest(11 * S, config);
@@ -51,7 +51,7 @@ class FilterEntryTest {
 
     @Test
     void shouldRefilterWithDoubledCoolDownWhenProbeIsUnhealthy() {
-        FilterEntry e = new FilterEntry(0, config.coolDownNanos());
+        FilterEntry e = new FilterEntry(0, config.coolDown().toNanos());
         e.onRequest(10 * S, config);
         assertThat(e.onProbeDone(14 * S, false, config)).isEqualTo(FilterEntry.Phase.FILTERED);
         assertThat(e.coolDownNanos()).isEqualTo(20 * S);
@@ -62,7 +62,7 @@ class FilterEntryTest {
 
     @Test
     void shouldCapCoolDownAtMaximum() {
-        FilterEntry e = new FilterEntry(0, config.coolDownNanos());
+        FilterEntry e = new FilterEntry(0, config.coolDown().toNanos());
         long now = 0;
         for (int i = 0; i < 5; i++) {
             now += e.coolDownNanos();

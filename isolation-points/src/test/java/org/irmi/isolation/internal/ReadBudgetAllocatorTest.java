@@ -3,7 +3,7 @@ package org.irmi.isolation.internal;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import java.util.List;
-import org.irmi.isolation.CrosstalkConfig;
+import org.irmi.sla.CrosstalkConfig;
 import org.junit.jupiter.api.Test;
 
 class ReadBudgetAllocatorTest {

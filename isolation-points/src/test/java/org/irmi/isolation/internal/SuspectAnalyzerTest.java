@@ -4,12 +4,12 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import java.util.Map;
 import java.util.Set;
-import org.irmi.isolation.PoisonConfig;
+import org.irmi.sla.PoisonConfig;
 import org.junit.jupiter.api.Test;
 
 class SuspectAnalyzerTest {
-    private final PoisonConfig config = PoisonConfig.custom().costFactor(10).minCostShare(0.5)
-            .minEpisodes(2).maxCommonShare(0.05).minBaselineRequests(20).build();
+    private final PoisonConfig config = PoisonConfig.custom()
+            .naming(new PoisonConfig.Naming(10, 0.5, 0.05, 20)).confirmEpisodes(2).build();
     // 1000 normal requests: quote 600 (10 us, 10 KB each), buy 390, portfolio 10 (heavy: 200 KB)
     private final Map<String, CostTotals> baseline = Map.of(
             "quote", new CostTotals(600, 600 * 10_000L, 600 * 10_000L),
@@ -31,7 +31,8 @@ class SuspectAnalyzerTest {
 
     @Test
     void shouldNotNameNormallyHeavyOperationWhenItsOwnBaselineIsAsHeavy() {
-        SuspectAnalyzer a = new SuspectAnalyzer(PoisonConfig.custom().minBaselineRequests(5).build());
+        SuspectAnalyzer a = new SuspectAnalyzer(PoisonConfig.custom()
+                .naming(DefaultPoisonMessagePointTest.naming(5)).build());
         // an episode someone else caused: portfolio dominates the allocation but is as heavy as usual
         Map<String, CostTotals> episode = Map.of(
                 "quote", new CostTotals(10, 10 * 10_000L, 10 * 10_000L),

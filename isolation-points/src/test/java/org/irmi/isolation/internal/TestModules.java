@@ -5,7 +5,7 @@ import java.util.List;
 import org.irmi.isolation.AdaptationModule;
 import org.irmi.isolation.Decision;
 import org.irmi.isolation.MinorCodes;
-import org.irmi.isolation.SystemExceptionKind;
+import org.irmi.sla.SystemExceptionKind;
 import org.irmi.isolation.Trigger;
 
 /** A module that rejects and remembers what it was asked; isolation-points cannot see the built-ins. */

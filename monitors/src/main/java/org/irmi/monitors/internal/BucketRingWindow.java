@@ -7,7 +7,7 @@ import java.util.concurrent.atomic.LongAdder;
 import org.HdrHistogram.WriterReaderPhaser;
 import org.irmi.monitors.Clock;
 import org.irmi.monitors.SlidingWindow;
-import org.irmi.monitors.WindowConfig;
+import org.irmi.sla.WindowConfig;
 import org.irmi.monitors.WindowSnapshot;
 
 /**

@@ -8,7 +8,7 @@ import org.HdrHistogram.Recorder;
 import org.irmi.monitors.Clock;
 import org.irmi.monitors.LatencySnapshot;
 import org.irmi.monitors.LatencyWindow;
-import org.irmi.monitors.WindowConfig;
+import org.irmi.sla.WindowConfig;
 
 /**
  * {@link LatencyWindow} on an HdrHistogram {@link Recorder} and a ring of bucket histograms.

@@ -15,7 +15,7 @@ import org.irmi.monitors.CausalPairMonitor;
 import org.irmi.monitors.Clock;
 import org.irmi.monitors.PairSnapshot;
 import org.irmi.monitors.SlidingWindow;
-import org.irmi.monitors.WindowConfig;
+import org.irmi.sla.WindowConfig;
 
 /**
  * {@link CausalPairMonitor} with two {@link SlidingWindow}s and two running totals per pair.

@@ -28,7 +28,7 @@ import org.irmi.monitors.LocalResourceMonitor;
 import org.irmi.monitors.LocalResourceSnapshot;
 import org.irmi.monitors.ResourceProbe;
 import org.irmi.monitors.SlidingWindow;
-import org.irmi.monitors.WindowConfig;
+import org.irmi.sla.WindowConfig;
 import org.irmi.monitors.WindowSnapshot;
 
 /**

@@ -17,7 +17,7 @@ import org.irmi.monitors.Clock;
 import org.irmi.monitors.LatencySnapshot;
 import org.irmi.monitors.LatencyWindow;
 import org.irmi.monitors.OperationLatencyMonitor;
-import org.irmi.monitors.WindowConfig;
+import org.irmi.sla.WindowConfig;
 
 /**
  * {@link OperationLatencyMonitor} with one {@link LatencyWindow} per operation and one for the total.

@@ -17,7 +17,7 @@ import org.irmi.monitors.LoadReportCodec;
 import org.irmi.monitors.RemoteHostSnapshot;
 import org.irmi.monitors.RemoteLoadStore;
 import org.irmi.monitors.SlidingWindow;
-import org.irmi.monitors.WindowConfig;
+import org.irmi.sla.WindowConfig;
 import org.irmi.monitors.WindowSnapshot;
 
 /**

@@ -19,7 +19,7 @@ import org.irmi.monitors.RequestCostMonitor;
 import org.irmi.monitors.SlidingWindow;
 import org.irmi.monitors.StreamKey;
 import org.irmi.monitors.ThreadCostProbe;
-import org.irmi.monitors.WindowConfig;
+import org.irmi.sla.WindowConfig;
 
 /**
  * {@link RequestCostMonitor} with a pair of {@link SlidingWindow}s (CPU nanos, allocated bytes) for

@@ -17,7 +17,7 @@ import org.irmi.monitors.RequestCostMonitor;
 import org.irmi.monitors.RequestCostMonitor.CostSampler;
 import org.irmi.monitors.SlidingWindow;
 import org.irmi.monitors.ThreadCostProbe;
-import org.irmi.monitors.WindowConfig;
+import org.irmi.sla.WindowConfig;
 
 /**
  * The cost of watching in CPU time per operation, measured with each thread's own CPU clock. On a

@@ -11,7 +11,7 @@ import org.irmi.monitors.LatencyWindow;
 import org.irmi.monitors.RequestCostMonitor;
 import org.irmi.monitors.RequestCostMonitor.CostSampler;
 import org.irmi.monitors.SlidingWindow;
-import org.irmi.monitors.WindowConfig;
+import org.irmi.sla.WindowConfig;
 import org.irmi.monitors.WindowSnapshot;
 import org.openjdk.jmh.annotations.Benchmark;
 import org.openjdk.jmh.annotations.BenchmarkMode;

@@ -11,7 +11,7 @@ import java.util.Random;
 
 import org.irmi.monitors.ManualClock;
 import org.irmi.monitors.SlidingWindow;
-import org.irmi.monitors.WindowConfig;
+import org.irmi.sla.WindowConfig;
 import org.irmi.monitors.WindowSnapshot;
 import org.junit.jupiter.api.Test;
 

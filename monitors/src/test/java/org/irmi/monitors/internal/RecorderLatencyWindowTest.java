@@ -14,7 +14,7 @@ import java.util.concurrent.TimeUnit;
 import org.irmi.monitors.LatencySnapshot;
 import org.irmi.monitors.LatencyWindow;
 import org.irmi.monitors.ManualClock;
-import org.irmi.monitors.WindowConfig;
+import org.irmi.sla.WindowConfig;
 import org.junit.jupiter.api.Test;
 
 class RecorderLatencyWindowTest {

@@ -103,6 +103,20 @@ public final class Check {
     }
   }
 
+  /** Requires a size of at least another key's size: {@code key} must be at least {@code lowKey}. */
+  public void bytesAtLeast(String key, long bytes, String lowKey, long low) {
+    if (bytes < low) {
+      fail(key, "must be at least " + lowKey + " (" + Units.formatBytes(low) + "), was " + Units.formatBytes(bytes));
+    }
+  }
+
+  /** Requires a duration of at least another key's duration; null values are reported elsewhere. */
+  public void durationAtLeast(String key, Duration value, String lowKey, Duration low) {
+    if (value != null && low != null && value.compareTo(low) < 0) {
+      fail(key, "must be at least " + lowKey + " (" + Units.formatDuration(low) + "), was " + Units.formatDuration(value));
+    }
+  }
+
   /** Throws {@link SlaConfigException} if any violation was recorded. */
   public void throwIfAny() {
     if (!violations.isEmpty()) {

@@ -8,10 +8,11 @@ import java.time.Duration;
 import org.irmi.adaptation.AdaptationModules;
 import org.irmi.adaptation.ModuleServices;
 import org.irmi.bench.experiments.internal.SlaFiles;
-import org.irmi.isolation.CrosstalkConfig;
-import org.irmi.isolation.PoisonConfig;
 import org.irmi.isolation.SlaBindings;
-import org.irmi.isolation.SlowClientConfig;
+import org.irmi.isolation.WeightRule;
+import org.irmi.sla.CrosstalkConfig;
+import org.irmi.sla.PoisonConfig;
+import org.irmi.sla.SlowClientConfig;
 import org.irmi.sla.Sla;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
@@ -71,17 +72,17 @@ class SlaExamplesTest {
     void shouldGuardOnlyForwardWithTheFileThresholdsWhenSlowClientSlaBound(String file) throws Exception {
         Sla sla = Sla.load(SlaFiles.extract(dir, file));
 
-        SlowClientConfig sc = SlaBindings.slowClient(sla.isolationPoints().slowClient().orElseThrow(), sla.monitors());
+        SlowClientConfig sc = sla.isolationPoints().slowClient().orElseThrow();
 
         assertThat(sc.guards("secondary", "forward")).isTrue();
         assertThat(sc.guards("secondary", "push")).as("only the listed operation").isFalse();
         assertThat(sc.queueGrowthPerSecond()).isEqualTo(10.0);
-        assertThat(sc.maxQueueLength()).isEqualTo(40.0);
-        assertThat(sc.heapPressureHigh()).isEqualTo(0.60);
-        assertThat(sc.gcPerSecondHigh()).isEqualTo(8.0);
-        assertThat(sc.cpuHigh()).isEqualTo(0.95);
-        assertThat(sc.remoteRttHighNanos()).isEqualTo(Duration.ofMillis(10).toNanos());
-        assertThat(sc.pairs()).singleElement().satisfies(pair -> {
+        assertThat(sc.maxQueueLength()).isEqualTo(40L);
+        assertThat(sc.heapPressurePercent()).isEqualTo(60.0);
+        assertThat(sc.gcPerSecond()).isEqualTo(8.0);
+        assertThat(sc.cpuPercent()).isEqualTo(95.0);
+        assertThat(sc.remoteLoad().rtt()).isEqualTo(Duration.ofMillis(10));
+        assertThat(sla.monitors().causalPairs()).singleElement().satisfies(pair -> {
             assertThat(pair.incoming().matches("push")).isTrue();
             assertThat(pair.outgoing().matches("forward")).isTrue();
             assertThat(pair.fanOut()).isEqualTo(1.0);
@@ -112,23 +113,23 @@ class SlaExamplesTest {
         Sla sla = Sla.load(SlaFiles.extract(dir, file));
         var poison = sla.isolationPoints().poison().orElseThrow();
 
-        PoisonConfig pc = SlaBindings.poison(poison);
+        PoisonConfig pc = poison;
         var edges = SlaBindings.edges(poison);
 
         assertThat(edges.throughputDropPercent()).isEqualTo(15.0);
         assertThat(edges.resourceRisePercent()).isEqualTo(50.0);
         assertThat(edges.resources()).extracting(r -> r.name().toLowerCase()).containsExactlyInAnyOrder("cpu", "gc", "allocation");
-        assertThat(pc.minEpisodeNanos()).isEqualTo(Duration.ofMillis(500).toNanos());
-        assertThat(pc.coolDownNanos()).isEqualTo(Duration.ofSeconds(60).toNanos());
+        assertThat(pc.minEpisode()).isEqualTo(Duration.ofMillis(500));
+        assertThat(pc.coolDown()).isEqualTo(Duration.ofSeconds(60));
         assertThat(pc.attribution()).isEqualTo(file.equals("poison.yaml"));
         for (String normal : new String[] {"login", "logout", "buy", "sell"}) {
-            assertThat(pc.neverFilter(normal)).as("neverFilter %s", normal).isTrue();
+            assertThat(pc.isProtected(normal)).as("neverFilter %s", normal).isTrue();
         }
-        assertThat(pc.neverFilter("poison")).isFalse();
-        assertThat(pc.neverFilter("getQuote")).as("only what an operator lists").isFalse();
+        assertThat(pc.isProtected("poison")).isFalse();
+        assertThat(pc.isProtected("getQuote")).as("only what an operator lists").isFalse();
         assertThat(AdaptationModules.fromAction(poison.action(), ModuleServices.defaults()).name()).isEqualTo("reject");
         assertThat(poison.action().module()).isInstanceOfSatisfying(org.irmi.sla.RejectConfig.class, reject -> {
-            assertThat(reject.kind()).isEqualTo(org.irmi.sla.RejectConfig.Kind.TRANSIENT);
+            assertThat(reject.kind()).isEqualTo(org.irmi.sla.SystemExceptionKind.TRANSIENT);
             assertThat(reject.reason()).isEqualTo("poison request type filtered by I-RMI");
         });
         assertThat(sla.monitors().perRequestCost()).isTrue();
@@ -138,14 +139,14 @@ class SlaExamplesTest {
     void shouldGiveTheBulkObjectEightTimesTheBudgetWhenCrosstalkSlaBound() throws Exception {
         Sla sla = Sla.load(SlaFiles.extract(dir, "crosstalk.yaml"));
 
-        CrosstalkConfig cc = SlaBindings.crosstalk(sla.isolationPoints().crosstalk().orElseThrow());
+        CrosstalkConfig cc = sla.isolationPoints().crosstalk().orElseThrow();
 
-        assertThat(cc.baseReadBudgetBytes()).isEqualTo(16 * 1024);
-        assertThat(cc.minReceiveBufferBytes()).isEqualTo(64 * 1024);
-        assertThat(cc.maxReceiveBufferBytes()).isEqualTo(4 * 1024 * 1024);
+        assertThat(cc.baseReadBudgetBytes()).isEqualTo(16 * 1024L);
+        assertThat(cc.minReceiveBufferBytes()).isEqualTo(64 * 1024L);
+        assertThat(cc.maxReceiveBufferBytes()).isEqualTo(4 * 1024 * 1024L);
         assertThat(cc.defaultWeight()).isEqualTo(1.0);
-        assertThat(cc.idleAfterNanos()).isEqualTo(Duration.ofMillis(500).toNanos());
-        assertThat(cc.rules()).singleElement().satisfies(rule -> {
+        assertThat(cc.idleAfter()).isEqualTo(Duration.ofMillis(500));
+        assertThat(WeightRule.of(cc.weights())).singleElement().satisfies(rule -> {
             assertThat(rule.weight()).isEqualTo(8.0);
             assertThat(rule.matcher().test("CrosstalkPOA/bulk")).isTrue();
             assertThat(rule.matcher().test("CrosstalkPOA/small")).isFalse();
