@@ -12,11 +12,11 @@ import org.irmi.sla.SlowClientConfig;
  * <pre>
  *   Q              = applicationQueue when a gauge is registered, else queueEstimate
  *   queueCondition = growth &gt;= queueGrowthPerSecond or Q &gt;= maxQueueLength
- *   localPressure  = cpu &gt;= cpuHigh or heapPressure &gt;= heapPressureHigh or gc/s &gt;= gcPerSecondHigh
- *   remoteFresh    = a report exists and now - receivedAt &lt;= remoteReportMaxAge
- *   remotePressure = remoteFresh and (cpu &gt;= remoteCpuHigh or heap &gt;= remoteHeapPressureHigh
- *                    or queue &gt;= remoteQueueHigh or gc/s &gt;= remoteGcPerSecondHigh)
- *                    or (remoteRttHigh &gt; 0 and the smoothed round trip to it &gt;= remoteRttHigh)
+ *   localPressure  = cpu &gt;= cpuPercent or heapPressure &gt;= heapPressurePercent or gc/s &gt;= gcPerSecond
+ *   remoteFresh    = a report exists and now - receivedAt &lt;= reportMaxAge (the remote-resources window)
+ *   remotePressure = remoteFresh and (cpu &gt;= remoteLoad.cpuPercent or heap &gt;= remoteLoad.heapPressurePercent
+ *                    or queue &gt;= remoteLoad.queueLength or gc/s &gt;= remoteLoad.gcPerSecond)
+ *                    or (remoteLoad.rtt &gt; 0 and the smoothed round trip to it &gt;= remoteLoad.rtt)
  *   trigger        = reactToPeerOverload and remoteFresh and overloaded           "peer-overload"
  *                 or queueCondition and (localPressure or remotePressure)          "queue+pressure"
  *   a triggered pair stays triggered while trigger holds, or now - since &lt; minHold ("hold"),

@@ -17,7 +17,7 @@ import org.irmi.sla.PoisonConfig;
  * signatures (a share of baseline requests above {@code maxCommonShare}: they can never be named,
  * so they do not take part). Over the episodes whose suspects are not empty, narrowed = narrowed
  * &cap; suspects (restarting from the suspects when the intersection is empty). One remaining
- * suspect is named once at least {@code minEpisodes} episodes had suspects and, when it completed
+ * suspect is named once at least {@code confirmEpisodes} episodes had suspects and, when it completed
  * during the episode with costs measured, it passes the cost test below.
  *
  * <p>Why episodes without suspects leave the narrowing alone: under a busy load the edge detector
