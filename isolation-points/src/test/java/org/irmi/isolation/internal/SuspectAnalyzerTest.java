@@ -113,6 +113,27 @@ class SuspectAnalyzerTest {
     }
 
     @Test
+    void shouldNotNameASuspectOfARestartedNarrowingBeforeItHadItsOwnConfirmingEpisodes() {
+        // The full run on 230f366 (paper load, set difference, trial 2): a dip of rare pages between two
+        // poison episodes restarted the narrowing from them, and the episode count carried over named
+        // one of them (getAccountProfileData) at once.
+        SuspectAnalyzer a = new SuspectAnalyzer(config);
+        Map<String, CostTotals> none = Map.of();
+        a.onEpisode(Set.of("poison"), Set.of(), none, baseline, Set.of());
+        var dip = a.onEpisode(Set.of("rareA"), Set.of(), none, baseline, Set.of());
+        assertThat(dip.narrowed()).containsExactly("rareA");
+        assertThat(dip.toFilter()).as("rareA was a suspect in one episode only").isEmpty();
+        assertThat(dip.evidence().get("agreeingEpisodes")).isEqualTo(1);
+        var back = a.onEpisode(Set.of("poison"), Set.of(), none, baseline, Set.of());
+        assertThat(back.narrowed()).containsExactly("poison");
+        assertThat(back.toFilter()).as("restarted again: one episode of its own").isEmpty();
+        var confirmed = a.onEpisode(Set.of("poison", "rareB"), Set.of(), none, baseline, Set.of());
+        assertThat(confirmed.narrowed()).containsExactly("poison");
+        assertThat(confirmed.toFilter()).containsExactly("poison");
+        assertThat(confirmed.evidence().get("agreeingEpisodes")).isEqualTo(2);
+    }
+
+    @Test
     void shouldNeverSuspectExcludedSignatures() {
         SuspectAnalyzer a = new SuspectAnalyzer(config);
         Map<String, CostTotals> episode = Map.of(
