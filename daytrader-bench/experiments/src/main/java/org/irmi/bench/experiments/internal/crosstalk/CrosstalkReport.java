@@ -127,11 +127,17 @@ final class CrosstalkReport {
         int violationsOne = orderViolations(curves, 1);
         result.figure("irmi.weightOrderViolations", violations);
         result.figure("irmi.weightOrderViolations.1stream", violationsOne);
-        result.goal(new Goal("crosstalk", "weights-order", "sizes >= 1 MB where a heavier I-RMI weight's curve (1x, 2x, 4x, 8x,"
-                + " " + MANY_STREAMS + " secondary 2 KB streams) lies more than 10% above a lighter one's, on the medians over"
-                + " the trials", "%.0f", null, violations < 0 ? null : Spread.of(violations), Bound.atMost(0),
-                new Harm("worst >= 1 MB ratio with " + streamsLabel(MANY_STREAMS) + " on plain JacORB",
-                        Spread.of(plainByStreams.getOrDefault(MANY_STREAMS, List.of())), Bound.atLeast(2))));
+        if (violations >= 0) {
+            result.goal(new Goal("crosstalk", "weights-order", "sizes >= 1 MB where a heavier I-RMI weight's curve (1x, 2x, 4x, 8x,"
+                    + " " + MANY_STREAMS + " secondary 2 KB streams) lies more than 10% above a lighter one's, on the medians over"
+                    + " the trials", "%.0f", null, Spread.of(violations), Bound.atMost(0),
+                    new Harm("worst >= 1 MB ratio with " + streamsLabel(MANY_STREAMS) + " on plain JacORB",
+                            Spread.of(plainByStreams.getOrDefault(MANY_STREAMS, List.of())), Bound.atLeast(2))));
+        } else {
+            // --quick and CI run two of the four weights: the order is a full run's goal, not one missed here
+            result.note("The weights' order (1x, 2x, 4x, 8x) is a goal of the full run only: this run measured "
+                    + "fewer weights, so it is not evaluated (and not counted) here.");
+        }
         if (violationsOne >= 0) {
             result.note("The weights' order with one 2 KB stream (Figure 9 as the paper draws it): " + violationsOne
                     + " size(s) >= 1 MB out of order. The goal takes the order with " + streamsLabel(MANY_STREAMS)
