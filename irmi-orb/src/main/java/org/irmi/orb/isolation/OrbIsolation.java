@@ -153,10 +153,10 @@ public final class OrbIsolation implements AutoCloseable {
     private record Wiring(IsolationRuntime runtime, SlowClientPoint slowClient, PoisonMessagePoint poison,
                           boolean crosstalkHeaders, boolean tags) {
         static Wiring of(IsolationRuntime rt) {
-            java.util.List<org.irmi.isolation.WeightRule> rules = rt.crosstalkConfig()
-                    .map(c -> org.irmi.isolation.WeightRule.of(c.weights())).orElse(java.util.List.of());
-            boolean headers = rules.stream().anyMatch(r -> r.match() != org.irmi.isolation.WeightRule.Match.CLIENT_ADDRESS);
-            boolean tags = rules.stream().anyMatch(r -> r.match() == org.irmi.isolation.WeightRule.Match.TAG);
+            java.util.List<org.irmi.sla.StreamWeight> weights = rt.crosstalkConfig()
+                    .map(org.irmi.sla.CrosstalkConfig::weights).orElse(java.util.List.of());
+            boolean headers = weights.stream().anyMatch(w -> w.kind() != org.irmi.sla.StreamWeight.Kind.CLIENT);
+            boolean tags = weights.stream().anyMatch(w -> w.kind() == org.irmi.sla.StreamWeight.Kind.TAG);
             return new Wiring(rt, rt.slowClient().orElse(null), rt.poison().orElse(null), headers, tags);
         }
     }

@@ -16,7 +16,7 @@ import org.irmi.isolation.Evidence;
 import org.irmi.isolation.IncomingRequest;
 import org.irmi.isolation.PointKind;
 import org.irmi.isolation.PoisonMessagePoint;
-import org.irmi.isolation.SignatureRule;
+import org.irmi.sla.ArgumentSignature;
 import org.irmi.sla.PoisonConfig;
 import org.irmi.isolation.Trigger;
 import org.irmi.monitors.StreamKey;
@@ -33,11 +33,11 @@ public final class DefaultPoisonMessagePoint implements PoisonMessagePoint {
     private static final int MAX_REPORTS = 100;
 
     private final PoisonConfig config;
-    private final List<SignatureRule> signatures;
+    private final List<ArgumentSignature> signatures;
     private final AdaptationModule module;
     private final DecisionRecorder recorder;
     private final LongSupplier nanoClock;
-    private final ConcurrentHashMap<String, List<SignatureRule>> rulesByOperation =
+    private final ConcurrentHashMap<String, List<ArgumentSignature>> signaturesByOperation =
             new ConcurrentHashMap<>();
     private final ConcurrentHashMap<Long, InFlight> inFlight = new ConcurrentHashMap<>();
     private final ConcurrentHashMap<String, FilterEntry> filters = new ConcurrentHashMap<>();
@@ -104,7 +104,7 @@ public final class DefaultPoisonMessagePoint implements PoisonMessagePoint {
     public DefaultPoisonMessagePoint(PoisonConfig config, AdaptationModule module,
                                      DecisionRecorder recorder, LongSupplier nanoClock) {
         this.config = config;
-        this.signatures = SignatureRule.of(config.signatures());
+        this.signatures = config.signatures();
         this.module = module;
         this.recorder = recorder;
         this.nanoClock = nanoClock;
@@ -117,21 +117,21 @@ public final class DefaultPoisonMessagePoint implements PoisonMessagePoint {
         if (args == null || signatures.isEmpty()) {
             return request.operation();
         }
-        List<SignatureRule> rules = rulesByOperation.get(request.operation());
+        List<ArgumentSignature> rules = signaturesByOperation.get(request.operation());
         if (rules == null) {
-            List<SignatureRule> l = new java.util.ArrayList<>();
-            for (SignatureRule r : signatures) {
+            List<ArgumentSignature> l = new java.util.ArrayList<>();
+            for (ArgumentSignature r : signatures) {
                 if (r.operation().matches(request.operation())) {
                     l.add(r);
                 }
             }
             rules = List.copyOf(l);
-            if (rulesByOperation.size() < 10_000) {
-                rulesByOperation.put(request.operation(), rules);
+            if (signaturesByOperation.size() < 10_000) {
+                signaturesByOperation.put(request.operation(), rules);
             }
         }
         String sig = request.operation();
-        for (SignatureRule r : rules) {
+        for (ArgumentSignature r : rules) {
             String suffix = r.suffix(args);
             if (suffix != null) {
                 sig = sig + suffix;
@@ -423,7 +423,7 @@ public final class DefaultPoisonMessagePoint implements PoisonMessagePoint {
     @Override
     public int argumentBytesWanted(String operation) {
         int n = 0;
-        for (SignatureRule r : signatures) {
+        for (ArgumentSignature r : signatures) {
             if (r.operation().matches(operation)) {
                 n = Math.max(n, r.bytesNeeded());
             }
