@@ -54,7 +54,7 @@ class ArgumentSignatureTest {
 
     s.patternBytes().orElseThrow()[0] = 0;
 
-    assertThat(s.patternBytes()).hasValueSatisfying(b -> assertThat(b).containsExactly(0xca, 0xfe));
+    assertThat(s.patternBytes()).hasValueSatisfying(b -> assertThat(b).containsExactly((byte) 0xca, (byte) 0xfe));
     assertThat(s.suffix(new byte[] {(byte) 0xca, (byte) 0xfe})).isEqualTo("#p");
   }
 
