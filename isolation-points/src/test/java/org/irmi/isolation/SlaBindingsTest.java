@@ -87,18 +87,18 @@ class SlaBindingsTest {
     }
 
     @Test
-    void shouldCompileTheSlasSignaturesIntoRules() {
+    void shouldMatchArgumentBytesWithTheSlasSignatures() {
         org.irmi.sla.PoisonConfig c = sla.isolationPoints().poison().orElseThrow();
         assertThat(c.isProtected("getQuote")).isTrue();
         assertThat(c.isProtected("buy")).isFalse();
-        SignatureRule r = SignatureRule.of(c.signatures()).get(0);
+        org.irmi.sla.ArgumentSignature r = c.signatures().get(0);
         assertThat(r.suffix("xxxxBIG!".getBytes(StandardCharsets.UTF_8))).isEqualTo("#big");
         assertThat(r.bytesNeeded()).isEqualTo(8);
     }
 
     @Test
     void shouldBindCrosstalkWeightsByCidrObjectKeyAndTag() {
-        java.util.List<WeightRule> rules = WeightRule.of(sla.isolationPoints().crosstalk().orElseThrow().weights());
+        java.util.List<org.irmi.sla.StreamWeight> rules = sla.isolationPoints().crosstalk().orElseThrow().weights();
         assertThat(rules).hasSize(3);
         assertThat(rules.get(0).matches("10.1.200.3")).isTrue();
         assertThat(rules.get(0).matches("10.2.0.1")).isFalse();

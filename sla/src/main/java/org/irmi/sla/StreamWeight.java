@@ -1,5 +1,7 @@
 package org.irmi.sla;
 
+import java.net.InetAddress;
+import java.net.UnknownHostException;
 import java.util.Objects;
 import org.irmi.sla.internal.Check;
 
@@ -9,15 +11,21 @@ import org.irmi.sla.internal.Check;
  * object key's bytes read as ISO-8859-1), or a service-context tag the client sets ({@code tag: bulk}).
  * The first matching entry of {@code weights} wins.
  *
- * @param kind which key selects the stream
- * @param value the CIDR, glob or tag as written
- * @param weight share of reading relative to other active streams, more than 0 and at most 1000
+ * <p>The crosstalk point matches this type itself on every connection and request header
+ * ({@link #matches}): the CIDR or glob is parsed once, here, and never again on the hot path.
+ *
+ * <p>Immutable and thread-safe. Equality is by {@code kind}, {@code value} and {@code weight}.
  */
-public record StreamWeight(Kind kind, String value, double weight) {
+public final class StreamWeight {
 
   /** What selects the stream. YAML keys: {@code client}, {@code objectKey}, {@code tag}. */
   public enum Kind {
-    CLIENT("client"), OBJECT_KEY("objectKey"), TAG("tag");
+    /** The client's IP address (without port), matched against a CIDR block. */
+    CLIENT("client"),
+    /** The target object key, as ISO-8859-1 text, matched against a glob. */
+    OBJECT_KEY("objectKey"),
+    /** The I-RMI stream-tag service context, compared exactly. */
+    TAG("tag");
 
     private final String yaml;
 
@@ -31,8 +39,23 @@ public record StreamWeight(Kind kind, String value, double weight) {
     }
   }
 
-  /** Validates; a CLIENT value must be a CIDR, an OBJECT_KEY value a glob. */
-  public StreamWeight {
+  private final Kind kind;
+  private final String value;
+  private final double weight;
+  /** The parsed block of a CLIENT weight, else null. */
+  private final Cidr cidr;
+  /** The compiled glob of an OBJECT_KEY weight, else null. */
+  private final OperationPattern objectKeyPattern;
+
+  /**
+   * Validates; a CLIENT value must be a CIDR, an OBJECT_KEY value a glob.
+   *
+   * @param kind which key selects the stream
+   * @param value the CIDR, glob or tag as written
+   * @param weight share of reading relative to other active streams, more than 0 and at most 1000
+   * @throws SlaConfigException naming each invalid field
+   */
+  public StreamWeight(Kind kind, String value, double weight) {
     Objects.requireNonNull(kind, "kind");
     Check c = new Check();
     c.notBlank(kind.yaml(), value);
@@ -53,6 +76,26 @@ public record StreamWeight(Kind kind, String value, double weight) {
     }
     c.rangeExclusiveMin("weight", weight, 0, 1000);
     c.throwIfAny();
+    this.kind = kind;
+    this.value = value;
+    this.weight = weight;
+    this.cidr = kind == Kind.CLIENT ? Cidr.parse(value) : null;
+    this.objectKeyPattern = kind == Kind.OBJECT_KEY ? OperationPattern.of(value) : null;
+  }
+
+  /** @return which key selects the stream */
+  public Kind kind() {
+    return kind;
+  }
+
+  /** @return the CIDR, glob or tag as written */
+  public String value() {
+    return value;
+  }
+
+  /** @return share of reading relative to other active streams, more than 0 and at most 1000 */
+  public double weight() {
+    return weight;
   }
 
   /** The client block of a CLIENT weight. */
@@ -60,7 +103,7 @@ public record StreamWeight(Kind kind, String value, double weight) {
     if (kind != Kind.CLIENT) {
       throw new IllegalStateException("not a client weight: " + kind);
     }
-    return Cidr.parse(value);
+    return cidr;
   }
 
   /** The object key glob of an OBJECT_KEY weight. */
@@ -68,6 +111,52 @@ public record StreamWeight(Kind kind, String value, double weight) {
     if (kind != Kind.OBJECT_KEY) {
       throw new IllegalStateException("not an object key weight: " + kind);
     }
-    return OperationPattern.of(value);
+    return objectKeyPattern;
+  }
+
+  /**
+   * Whether the compared value of this weight's {@link #kind()} selects the stream. Never does a
+   * DNS lookup: a CLIENT weight matches only a literal IP address. Any thread.
+   *
+   * @param compared the client's IP address (without port) for CLIENT, the object key as
+   *     ISO-8859-1 text for OBJECT_KEY, the stream tag for TAG; null never matches
+   */
+  public boolean matches(String compared) {
+    if (compared == null) {
+      return false;
+    }
+    return switch (kind) {
+      case CLIENT -> inCidr(compared);
+      case OBJECT_KEY -> objectKeyPattern.matches(compared);
+      case TAG -> value.equals(compared);
+    };
+  }
+
+  private boolean inCidr(String address) {
+    // only literal addresses reach here (the ORB passes the peer's IP): no DNS lookup happens
+    if (address.isEmpty() || !(Character.isDigit(address.charAt(0)) || address.indexOf(':') >= 0)) {
+      return false;
+    }
+    try {
+      return cidr.contains(InetAddress.getByName(address));
+    } catch (UnknownHostException e) {
+      return false;
+    }
+  }
+
+  @Override
+  public boolean equals(Object o) {
+    return o instanceof StreamWeight w && w.kind == kind && w.value.equals(value)
+        && Double.compare(w.weight, weight) == 0;
+  }
+
+  @Override
+  public int hashCode() {
+    return Objects.hash(kind, value, weight);
+  }
+
+  @Override
+  public String toString() {
+    return "StreamWeight[kind=" + kind + ", value=" + value + ", weight=" + weight + "]";
   }
 }

@@ -1,13 +1,10 @@
 package org.irmi.isolation.internal;
 
-import java.util.ArrayDeque;
-import java.util.HashMap;
 import java.util.HashSet;
 import java.util.List;
 import java.util.Map;
 import java.util.Set;
 import java.util.concurrent.ConcurrentHashMap;
-import java.util.concurrent.atomic.LongAdder;
 import java.util.function.LongSupplier;
 import org.irmi.isolation.AdaptationModule;
 import org.irmi.isolation.Decision;
@@ -16,7 +13,6 @@ import org.irmi.isolation.Evidence;
 import org.irmi.isolation.IncomingRequest;
 import org.irmi.isolation.PointKind;
 import org.irmi.isolation.PoisonMessagePoint;
-import org.irmi.isolation.SignatureRule;
 import org.irmi.sla.PoisonConfig;
 import org.irmi.isolation.Trigger;
 import org.irmi.monitors.StreamKey;
@@ -27,27 +23,29 @@ import org.slf4j.LoggerFactory;
  * The poison-message point. The reader path is a map put (and, only while something is filtered,
  * a map get); dispatch ends are a map remove and three adder increments. Edges and the episode
  * analysis take the episode lock, which the reader path never takes.
+ *
+ * <p>Its parts: {@link RequestSignatures} names each request, {@link InFlightRequests} tracks the
+ * admitted ones, {@link SignatureCost} sums their cost, {@link SuspectAnalyzer} names the suspects
+ * of an episode, {@link FilterEntry} heals each filtered signature, and {@link EpisodeReportLog}
+ * keeps the last reports.
  */
 public final class DefaultPoisonMessagePoint implements PoisonMessagePoint {
     private static final Logger LOG = LoggerFactory.getLogger("irmi.poison");
-    private static final int MAX_REPORTS = 100;
 
     private final PoisonConfig config;
-    private final List<SignatureRule> signatures;
+    private final RequestSignatures signatures;
     private final AdaptationModule module;
     private final DecisionRecorder recorder;
     private final LongSupplier nanoClock;
-    private final ConcurrentHashMap<String, List<SignatureRule>> rulesByOperation =
-            new ConcurrentHashMap<>();
-    private final ConcurrentHashMap<Long, InFlight> inFlight = new ConcurrentHashMap<>();
+    private final InFlightRequests inFlight = new InFlightRequests();
     private final ConcurrentHashMap<String, FilterEntry> filters = new ConcurrentHashMap<>();
-    private final ConcurrentHashMap<String, Cost> baseline = new ConcurrentHashMap<>();
+    private final ConcurrentHashMap<String, SignatureCost> baseline = new ConcurrentHashMap<>();
     private final SuspectAnalyzer analyzer;
     private final Object episodeLock = new Object();
-    private final ArrayDeque<EpisodeReport> reports = new ArrayDeque<>();
+    private final EpisodeReportLog reports = new EpisodeReportLog();
 
     /** Costs of the current episode, or null outside one. Written under the episode lock. */
-    private volatile ConcurrentHashMap<String, Cost> episodeCosts;
+    private volatile ConcurrentHashMap<String, SignatureCost> episodeCosts;
     /** S1 requests still in flight at the falling edge; analysis waits for them. */
     private volatile Set<Long> pendingKeys;
     private volatile long risingEdges;
@@ -66,78 +64,19 @@ public final class DefaultPoisonMessagePoint implements PoisonMessagePoint {
     private long episodeFirstEdge;
     private long pendingDeadlineNanos;
 
-    private record InFlight(String signature, boolean probe, long risingEdgesAtAdmission) {
-    }
-
-    /** Cost accumulated by one signature; written by dispatch threads. */
-    /**
-     * Cost of one signature. The ORB may sample CPU time (a request whose CPU was not read reports
-     * a negative {@code cpu}); the CPU total is then estimated as the mean of the measured requests
-     * times all requests. Allocation is summed as reported.
-     */
-    private static final class Cost {
-        final LongAdder requests = new LongAdder();
-        final LongAdder cpuMeasured = new LongAdder();
-        final LongAdder cpuNanos = new LongAdder();
-        final LongAdder allocatedBytes = new LongAdder();
-
-        void add(long cpu, long alloc) {
-            requests.increment();
-            if (cpu >= 0) {
-                cpuMeasured.increment();
-                cpuNanos.add(cpu);
-            }
-            if (alloc > 0) {
-                allocatedBytes.add(alloc);
-            }
-        }
-
-        CostTotals totals() {
-            long n = requests.sum();
-            long measured = cpuMeasured.sum();
-            long cpu = cpuNanos.sum();
-            long estimated = measured == 0 || measured >= n ? cpu : Math.round((double) cpu * n / measured);
-            return new CostTotals(n, estimated, allocatedBytes.sum());
-        }
-    }
-
     public DefaultPoisonMessagePoint(PoisonConfig config, AdaptationModule module,
                                      DecisionRecorder recorder, LongSupplier nanoClock) {
         this.config = config;
-        this.signatures = SignatureRule.of(config.signatures());
+        this.signatures = new RequestSignatures(config.signatures());
         this.module = module;
         this.recorder = recorder;
         this.nanoClock = nanoClock;
         this.analyzer = new SuspectAnalyzer(config);
     }
 
-    /** @return the request's signature: its operation, plus argument bytes when a rule says so. */
+    /** @return the request's signature: its operation, plus argument bytes when a signature says so. */
     public String signatureOf(IncomingRequest request) {
-        byte[] args = request.argumentBytes();
-        if (args == null || signatures.isEmpty()) {
-            return request.operation();
-        }
-        List<SignatureRule> rules = rulesByOperation.get(request.operation());
-        if (rules == null) {
-            List<SignatureRule> l = new java.util.ArrayList<>();
-            for (SignatureRule r : signatures) {
-                if (r.operation().matches(request.operation())) {
-                    l.add(r);
-                }
-            }
-            rules = List.copyOf(l);
-            if (rulesByOperation.size() < 10_000) {
-                rulesByOperation.put(request.operation(), rules);
-            }
-        }
-        String sig = request.operation();
-        for (SignatureRule r : rules) {
-            String suffix = r.suffix(args);
-            if (suffix != null) {
-                sig = sig + suffix;
-            }
-        }
-        return sig;
+        return signatures.of(request);
     }
 
     @Override
@@ -164,7 +103,7 @@ public final class DefaultPoisonMessagePoint implements PoisonMessagePoint {
                 }
             }
         }
-        inFlight.put(request.requestKey(), new InFlight(sig, probe, risingEdges));
+        inFlight.admit(request.requestKey(), sig, probe, risingEdges);
         recorder.countProceed(PointKind.POISON_MESSAGE);
         return Decision.PROCEED;
     }
@@ -173,16 +112,13 @@ public final class DefaultPoisonMessagePoint implements PoisonMessagePoint {
         StreamKey stream = request.stream();
         Evidence evidence;
         synchronized (entry) {
-            evidence = Evidence.builder().put("timesFiltered", entry.timesFiltered())
-                    .put("coolDownNanos", entry.coolDownNanos())
-                    .put("probation", entry.phase() == FilterEntry.Phase.PROBATION ? 1 : 0)
-                    .put("healthyProbes", entry.healthyProbes()).build();
+            evidence = entry.refusalEvidence();
         }
         Decision d = module.decide(new Trigger(PointKind.POISON_MESSAGE, stream, request,
                 evidence, now)).enforceableOnReaderThread();
         recorder.record(PointKind.POISON_MESSAGE, stream, module.name() + ":" + sig, d, evidence);
         if (d instanceof Decision.Proceed) {
-            inFlight.put(request.requestKey(), new InFlight(sig, false, risingEdges));
+            inFlight.admit(request.requestKey(), sig, false, risingEdges);
         }
         return d;
     }
@@ -195,15 +131,15 @@ public final class DefaultPoisonMessagePoint implements PoisonMessagePoint {
 
     @Override
     public void onDispatchEnd(long requestKey, long cpuNanos, long allocatedBytes) {
-        InFlight f = inFlight.remove(requestKey);
+        InFlightRequests.Admitted f = inFlight.end(requestKey);
         if (f == null) {
             return;
         }
-        ConcurrentHashMap<String, Cost> episode = episodeCosts;
+        ConcurrentHashMap<String, SignatureCost> episode = episodeCosts;
         Set<Long> pending = pendingKeys;
         boolean pendingHit = pending != null && pending.remove(requestKey);
-        ConcurrentHashMap<String, Cost> target = episode != null ? episode : baseline;
-        target.computeIfAbsent(f.signature(), k -> new Cost()).add(cpuNanos, allocatedBytes);
+        ConcurrentHashMap<String, SignatureCost> target = episode != null ? episode : baseline;
+        target.computeIfAbsent(f.signature(), k -> new SignatureCost()).add(cpuNanos, allocatedBytes);
         if (f.probe()) {
             probeDone(f, cpuNanos, allocatedBytes);
         }
@@ -216,13 +152,13 @@ public final class DefaultPoisonMessagePoint implements PoisonMessagePoint {
         }
     }
 
-    private void probeDone(InFlight f, long cpuNanos, long allocatedBytes) {
+    private void probeDone(InFlightRequests.Admitted f, long cpuNanos, long allocatedBytes) {
         FilterEntry entry = filters.get(f.signature());
         if (entry == null) {
             return;
         }
         CostTotals base = CostTotals.ZERO;
-        for (Cost c : baseline.values()) {
+        for (SignatureCost c : baseline.values()) {
             base = base.plus(c.totals());
         }
         boolean costly = base.requests() >= config.naming().minBaselineRequests()
@@ -271,7 +207,7 @@ public final class DefaultPoisonMessagePoint implements PoisonMessagePoint {
             if (inEpisode) {
                 return;
             }
-            s1 = signaturesInFlight();
+            s1 = inFlight.signatures();
             episodeFirstEdge = risingEdges + 1; // the value risingEdges takes below
             risingNanos = nowNanos;
             risingNanosVolatile = nowNanos;
@@ -304,17 +240,11 @@ public final class DefaultPoisonMessagePoint implements PoisonMessagePoint {
                 return;
             }
             lastOverloadNanos = nowNanos;
-            s2 = signaturesAdmittedSince(episodeFirstEdge);
+            s2 = inFlight.signaturesAdmittedSince(episodeFirstEdge);
             fallingNanos = nowNanos;
             LOG.info("irmi.poison falling edge S2={} evidence={}", s2, evidence);
             // requests of S1 still running: their cost is not known yet; wait for them
-            Set<Long> pending = ConcurrentHashMap.newKeySet();
-            for (Map.Entry<Long, InFlight> e : inFlight.entrySet()) {
-                if (s1.contains(e.getValue().signature())
-                        && e.getValue().risingEdgesAtAdmission() < risingEdges) {
-                    pending.add(e.getKey());
-                }
-            }
+            Set<Long> pending = inFlight.keysAdmittedBefore(risingEdges, s1);
             if (pending.isEmpty()) {
                 analyse(nowNanos);
             } else {
@@ -344,19 +274,19 @@ public final class DefaultPoisonMessagePoint implements PoisonMessagePoint {
 
     /** Episode lock held. */
     private void analyse(long nowNanos) {
-        ConcurrentHashMap<String, Cost> costs = episodeCosts;
+        ConcurrentHashMap<String, SignatureCost> costs = episodeCosts;
         episodeCosts = null;
         pendingKeys = null;
-        Map<String, CostTotals> ep = totals(costs);
-        Map<String, CostTotals> base = totals(baseline);
+        Map<String, CostTotals> ep = SignatureCost.totals(costs);
+        Map<String, CostTotals> base = SignatureCost.totals(baseline);
         Set<String> protectedOrFiltered = new HashSet<>(filters.keySet());
         for (String sig : s1) {
-            if (config.isProtected(operationOf(sig))) {
+            if (config.isProtected(RequestSignatures.operationOf(sig))) {
                 protectedOrFiltered.add(sig);
             }
         }
         for (String sig : ep.keySet()) {
-            if (config.isProtected(operationOf(sig))) {
+            if (config.isProtected(RequestSignatures.operationOf(sig))) {
                 protectedOrFiltered.add(sig);
             }
         }
@@ -370,65 +300,15 @@ public final class DefaultPoisonMessagePoint implements PoisonMessagePoint {
         }
         EpisodeReport report = new EpisodeReport(v.episode(), risingNanos, fallingNanos,
                 Set.copyOf(s1), v.suspects(), v.narrowed(), v.namedByCost(), v.toFilter(), v.evidence());
-        synchronized (reports) {
-            reports.addLast(report);
-            if (reports.size() > MAX_REPORTS) {
-                reports.removeFirst();
-            }
-        }
+        reports.add(report);
         LOG.info("irmi.poison episode={} suspects={} narrowed={} namedByCost={} filtered={} "
                 + "evidence={}", v.episode(), v.suspects(), v.narrowed(), v.namedByCost(),
                 v.toFilter(), v.evidence());
     }
 
-    private static String operationOf(String signature) {
-        int hash = signature.indexOf('#');
-        return hash < 0 ? signature : signature.substring(0, hash);
-    }
-
-    private static Map<String, CostTotals> totals(Map<String, Cost> costs) {
-        Map<String, CostTotals> out = new HashMap<>();
-        if (costs != null) {
-            costs.forEach((k, c) -> out.put(k, c.totals()));
-        }
-        return out;
-    }
-
-    /**
-     * S2: the signatures of the requests in flight that were admitted after the episode's rising
-     * edge. Beyond the paper, which takes every request in flight: a request that has run through
-     * the whole episode and is still running when throughput recovers is what a poison looks like
-     * when the falling edge comes before it ends (on a machine with more cores than the poison
-     * uses, throughput recovers while it runs); counting it in S2 cleared it. In the heavier
-     * DayTrader mix on 2 cores, that cleared the poison in 3 of 9 poison episodes.
-     */
-    private Set<String> signaturesAdmittedSince(long firstEdge) {
-        Set<String> s = new HashSet<>();
-        for (InFlight f : inFlight.values()) {
-            if (f.risingEdgesAtAdmission() >= firstEdge) {
-                s.add(f.signature());
-            }
-        }
-        return s;
-    }
-
-    private Set<String> signaturesInFlight() {
-        Set<String> s = new HashSet<>();
-        for (InFlight f : inFlight.values()) {
-            s.add(f.signature());
-        }
-        return s;
-    }
-
     @Override
     public int argumentBytesWanted(String operation) {
-        int n = 0;
-        for (SignatureRule r : signatures) {
-            if (r.operation().matches(operation)) {
-                n = Math.max(n, r.bytesNeeded());
-            }
-        }
-        return n;
+        return signatures.argumentBytesWanted(operation);
     }
 
     @Override
@@ -452,14 +332,12 @@ public final class DefaultPoisonMessagePoint implements PoisonMessagePoint {
 
     @Override
     public List<EpisodeReport> episodeReports() {
-        synchronized (reports) {
-            return List.copyOf(reports);
-        }
+        return reports.list();
     }
 
     @Override
     public void filter(String signature, long nowNanos) {
-        if (config.isProtected(operationOf(signature))) {
+        if (config.isProtected(RequestSignatures.operationOf(signature))) {
             throw new IllegalArgumentException("`" + signature + "` matches poison.neverFilter");
         }
         filters.putIfAbsent(signature, new FilterEntry(nowNanos, config.coolDown().toNanos()));
@@ -471,15 +349,12 @@ public final class DefaultPoisonMessagePoint implements PoisonMessagePoint {
         List<org.irmi.isolation.FilterStatus> out = new java.util.ArrayList<>();
         for (Map.Entry<String, FilterEntry> e : new java.util.TreeMap<>(filters).entrySet()) {
             FilterEntry f = e.getValue();
+            org.irmi.isolation.FilterStatus status;
             synchronized (f) {
-                if (f.phase() == FilterEntry.Phase.READMITTED) {
-                    continue;
-                }
-                long age = Math.max(0, nowNanos - f.sinceNanos());
-                boolean filtered = f.phase() == FilterEntry.Phase.FILTERED;
-                out.add(new org.irmi.isolation.FilterStatus(e.getKey(), filtered ? "filtered" : "probation", age,
-                        f.coolDownNanos(), filtered ? Math.max(0, f.coolDownNanos() - age) : 0,
-                        f.timesFiltered(), f.healthyProbes(), f.probeInFlight()));
+                status = f.status(e.getKey(), nowNanos);
+            }
+            if (status != null) {
+                out.add(status);
             }
         }
         return out;
@@ -489,7 +364,7 @@ public final class DefaultPoisonMessagePoint implements PoisonMessagePoint {
     public java.util.Optional<EpisodeReport> openEpisode() {
         Set<String> atRise;
         long rise;
-        ConcurrentHashMap<String, Cost> costs;
+        ConcurrentHashMap<String, SignatureCost> costs;
         int number;
         synchronized (episodeLock) {
             if (!inEpisode || s1 == null) {
@@ -501,9 +376,9 @@ public final class DefaultPoisonMessagePoint implements PoisonMessagePoint {
             number = analyzer.episodes() + 1;
         }
         Set<String> suspects = new java.util.TreeSet<>(atRise);
-        suspects.removeAll(signaturesInFlight());
+        suspects.removeAll(inFlight.signatures());
         Evidence.Builder ev = Evidence.builder();
-        new java.util.TreeMap<>(totals(costs)).forEach((sig, c) -> ev.put(sig + ".requests", c.requests())
+        new java.util.TreeMap<>(SignatureCost.totals(costs)).forEach((sig, c) -> ev.put(sig + ".requests", c.requests())
                 .put(sig + ".cpuNanosPerRequest", c.cpuPerRequest())
                 .put(sig + ".allocatedBytesPerRequest", c.allocatedPerRequest()));
         return java.util.Optional.of(new EpisodeReport(number, rise, -1, atRise, Set.copyOf(suspects), Set.of(),

@@ -7,8 +7,8 @@ import java.util.Map;
 import org.irmi.isolation.ConnectionTuner;
 import org.irmi.isolation.IncomingRequest;
 import org.irmi.isolation.QosCrosstalkPoint;
-import org.irmi.isolation.WeightRule;
 import org.irmi.sla.CrosstalkConfig;
+import org.irmi.sla.StreamWeight;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -25,7 +25,7 @@ public final class DefaultQosCrosstalkPoint implements QosCrosstalkPoint {
     /** A receive buffer never set: the kernel's autotuning sizes it. */
     private static final int UNTUNED = -1;
     private final CrosstalkConfig config;
-    private final List<WeightRule> rules;
+    private final List<StreamWeight> weights;
     private final ConnectionTuner tuner;
     private final Map<Long, Conn> connections = new HashMap<>();
     private volatile int activeStreams;
@@ -50,15 +50,15 @@ public final class DefaultQosCrosstalkPoint implements QosCrosstalkPoint {
 
     public DefaultQosCrosstalkPoint(CrosstalkConfig config, ConnectionTuner tuner) {
         this.config = config;
-        this.rules = WeightRule.of(config.weights());
+        this.weights = config.weights();
         this.tuner = tuner;
     }
 
     @Override
     public void onConnectionOpened(long connectionId, String peerAddress) {
         double w = config.defaultWeight();
-        for (WeightRule r : rules) {
-            if (r.match() == WeightRule.Match.CLIENT_ADDRESS && r.matches(peerAddress)) {
+        for (StreamWeight r : weights) {
+            if (r.kind() == StreamWeight.Kind.CLIENT && r.matches(peerAddress)) {
                 w = r.weight();
                 break;
             }
@@ -78,11 +78,11 @@ public final class DefaultQosCrosstalkPoint implements QosCrosstalkPoint {
             return;
         }
         double w = c.addressWeight;
-        for (WeightRule r : rules) {
-            boolean hit = switch (r.match()) {
+        for (StreamWeight r : weights) {
+            boolean hit = switch (r.kind()) {
                 case OBJECT_KEY -> r.matches(request.objectKey());
                 case TAG -> r.matches(request.tag());
-                case CLIENT_ADDRESS -> false;
+                case CLIENT -> false;
             };
             if (hit) {
                 w = r.weight();

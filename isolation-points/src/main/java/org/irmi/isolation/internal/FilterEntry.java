@@ -1,5 +1,7 @@
 package org.irmi.isolation.internal;
 
+import org.irmi.isolation.Evidence;
+import org.irmi.isolation.FilterStatus;
 import org.irmi.sla.PoisonConfig;
 
 /**
@@ -95,6 +97,32 @@ public final class FilterEntry {
     public boolean probeInFlight() { return probeInFlight; }
     /** @return when the current phase began. */
     public long sinceNanos() { return sinceNanos; }
+
+    /**
+     * @return the evidence of refusing a request of the signature: {@code timesFiltered},
+     *         {@code coolDownNanos}, {@code probation} (1 on probation, else 0) and {@code healthyProbes}
+     */
+    public Evidence refusalEvidence() {
+        return Evidence.builder().put("timesFiltered", timesFiltered)
+                .put("coolDownNanos", coolDownNanos)
+                .put("probation", phase == Phase.PROBATION ? 1 : 0)
+                .put("healthyProbes", healthyProbes).build();
+    }
+
+    /**
+     * @param signature the signature this entry filters
+     * @return where the signature stands at {@code nowNanos}, as an operator reads it; null once
+     *         {@link Phase#READMITTED}
+     */
+    public FilterStatus status(String signature, long nowNanos) {
+        if (phase == Phase.READMITTED) {
+            return null;
+        }
+        long age = Math.max(0, nowNanos - sinceNanos);
+        boolean filtered = phase == Phase.FILTERED;
+        return new FilterStatus(signature, filtered ? "filtered" : "probation", age, coolDownNanos,
+                filtered ? Math.max(0, coolDownNanos - age) : 0, timesFiltered, healthyProbes, probeInFlight);
+    }
 
     /** @return the least time between two probation probes: one over the probation rate. */
     static long probeIntervalNanos(PoisonConfig c) {

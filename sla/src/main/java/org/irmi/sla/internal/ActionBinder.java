@@ -38,7 +38,7 @@ final class ActionBinder {
   private static final int MAX_PARAM_DEPTH = 16;
 
   private final SectionReader reader;
-  private final Section.Errors errors;
+  private final BindErrors errors;
 
   ActionBinder(SectionReader reader) {
     this.reader = reader;

@@ -13,7 +13,6 @@ import java.util.function.Supplier;
 import org.irmi.sla.OperationPattern;
 import org.irmi.sla.SlaConfigException;
 import org.irmi.sla.SlaError;
-import org.snakeyaml.engine.v2.exceptions.Mark;
 import org.snakeyaml.engine.v2.nodes.MappingNode;
 import org.snakeyaml.engine.v2.nodes.Node;
 import org.snakeyaml.engine.v2.nodes.NodeTuple;
@@ -31,7 +30,7 @@ import org.snakeyaml.engine.v2.nodes.Tag;
  */
 final class Section {
 
-  private final Errors errors;
+  private final BindErrors errors;
   private final Node node;
   private final String path;
   private final Map<String, NodeTuple> entries = new LinkedHashMap<>();
@@ -39,35 +38,7 @@ final class Section {
   /** Keys suggested for misspelt keys; a missing one of them is not reported again. */
   private final Set<String> suggested = new HashSet<>();
 
-  /** Collects the errors of one file. */
-  static final class Errors {
-    final String source;
-    final List<SlaError> list = new ArrayList<>();
-
-    Errors(String source) {
-      this.source = source;
-    }
-
-    void at(Node n, String keyPath, String message) {
-      at(n.getStartMark().orElse(null), keyPath, message);
-    }
-
-    void at(Mark m, String keyPath, String message) {
-      int line = m == null ? 1 : m.getLine() + 1;
-      int col = m == null ? 1 : m.getColumn() + 1;
-      at(line, col, keyPath, message);
-    }
-
-    void at(int line, int column, String keyPath, String message) {
-      list.add(new SlaError(source, line, column, keyPath, message));
-    }
-
-    int size() {
-      return list.size();
-    }
-  }
-
-  private Section(Errors errors, Node node, String path) {
+  private Section(BindErrors errors, Node node, String path) {
     this.errors = errors;
     this.node = node;
     this.path = path;
@@ -77,7 +48,7 @@ final class Section {
    * Opens a map node: reports duplicate keys, non-scalar keys and keys not in {@code allowed} (with a
    * suggestion). Returns null, after reporting, if {@code node} is not a map.
    */
-  static Section open(Errors errors, Node node, String path, List<String> allowed, String what) {
+  static Section open(BindErrors errors, Node node, String path, List<String> allowed, String what) {
     if (!(node instanceof MappingNode map)) {
       errors.at(node, path, (path.isEmpty() ? "the file" : path) + ": expected a map of keys (" + what + "), got "
           + describe(node));
@@ -150,7 +121,7 @@ final class Section {
     return node;
   }
 
-  Errors errors() {
+  BindErrors errors() {
     return errors;
   }
 

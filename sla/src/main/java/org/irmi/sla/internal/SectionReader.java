@@ -19,14 +19,14 @@ import org.snakeyaml.engine.v2.nodes.Tag;
  */
 final class SectionReader {
 
-  private final Section.Errors errors;
+  private final BindErrors errors;
 
-  SectionReader(Section.Errors errors) {
+  SectionReader(BindErrors errors) {
     this.errors = errors;
   }
 
   /** The errors of the file being read. */
-  Section.Errors errors() {
+  BindErrors errors() {
     return errors;
   }
 

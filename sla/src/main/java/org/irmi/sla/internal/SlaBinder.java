@@ -34,12 +34,12 @@ public final class SlaBinder {
 
   private static final int MAX_FILE_CHARS = 1 << 20;
 
-  private final Section.Errors errors;
+  private final BindErrors errors;
   private final SectionReader reader;
   private final IsolationPointsBinder pointBinder;
 
   private SlaBinder(String source) {
-    this.errors = new Section.Errors(source);
+    this.errors = new BindErrors(source);
     this.reader = new SectionReader(errors);
     this.pointBinder = new IsolationPointsBinder(reader, new ActionBinder(reader));
   }

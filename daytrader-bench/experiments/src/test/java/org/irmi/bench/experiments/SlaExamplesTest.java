@@ -9,7 +9,6 @@ import org.irmi.adaptation.AdaptationModules;
 import org.irmi.adaptation.ModuleServices;
 import org.irmi.bench.experiments.internal.SlaFiles;
 import org.irmi.isolation.SlaBindings;
-import org.irmi.isolation.WeightRule;
 import org.irmi.sla.CrosstalkConfig;
 import org.irmi.sla.PoisonConfig;
 import org.irmi.sla.SlowClientConfig;
@@ -146,10 +145,10 @@ class SlaExamplesTest {
         assertThat(cc.maxReceiveBufferBytes()).isEqualTo(4 * 1024 * 1024L);
         assertThat(cc.defaultWeight()).isEqualTo(1.0);
         assertThat(cc.idleAfter()).isEqualTo(Duration.ofMillis(500));
-        assertThat(WeightRule.of(cc.weights())).singleElement().satisfies(rule -> {
+        assertThat(cc.weights()).singleElement().satisfies(rule -> {
             assertThat(rule.weight()).isEqualTo(8.0);
-            assertThat(rule.matcher().test("CrosstalkPOA/bulk")).isTrue();
-            assertThat(rule.matcher().test("CrosstalkPOA/small")).isFalse();
+            assertThat(rule.matches("CrosstalkPOA/bulk")).isTrue();
+            assertThat(rule.matches("CrosstalkPOA/small")).isFalse();
         });
     }
 }
