@@ -112,7 +112,7 @@ public final class DayTraderDeployment implements AutoCloseable {
 
     /**
      * The operator's token (64 hex digits) that the web tier admits as {@code Authorization: Bearer};
-     * give it to httperf with {@link Httperf.Workload.Builder#operatorToken}. Never print it: print
+     * give it to httperf with {@link HttperfWorkload.Builder#operatorToken}. Never print it: print
      * {@link #operatorTokenFile()}.
      */
     public String operatorToken() {
