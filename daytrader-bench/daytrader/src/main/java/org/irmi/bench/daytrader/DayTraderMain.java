@@ -26,7 +26,7 @@ public final class DayTraderMain {
     }
 
     public static void main(String[] argv) throws Exception {
-        DayTraderDeployment.Builder b = DayTraderDeployment.builder();
+        DayTraderDeploymentBuilder b = DayTraderDeployment.builder();
         int port;
         OrbChoice orb;
         try {
