@@ -1,19 +1,15 @@
 package org.irmi.monitors;
 
 import java.io.IOException;
-import java.io.InputStream;
 import java.io.OutputStream;
 import java.net.InetAddress;
 import java.net.InetSocketAddress;
 import java.net.ServerSocket;
 import java.net.Socket;
 import java.net.SocketTimeoutException;
-import java.net.URLDecoder;
 import java.nio.charset.StandardCharsets;
-import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
-import java.util.Locale;
 import java.util.Map;
 import java.util.Objects;
 import java.util.concurrent.ArrayBlockingQueue;
@@ -110,11 +106,9 @@ public final class LoopbackHttpServer implements AutoCloseable {
 
     private final String name;
     private final ServerSocket server;
-    private final Map<String, Handler> exact;
-    private final Map<String, Handler> prefixes;
+    private final HttpRouter router;
     private final int deadlineMillis;
     private final int maxRequestBytes;
-    private final int maxBodyBytes;
     private final ThreadPoolExecutor workers;
     private final Thread acceptor;
     private volatile boolean open = true;
@@ -122,11 +116,9 @@ public final class LoopbackHttpServer implements AutoCloseable {
     private LoopbackHttpServer(Builder b, ServerSocket server) {
         this.name = b.name;
         this.server = server;
-        this.exact = Map.copyOf(b.exact);
-        this.prefixes = new LinkedHashMap<>(b.prefixes);
+        this.router = new HttpRouter(b.exact, b.prefixes, b.maxBodyBytes);
         this.deadlineMillis = b.requestDeadlineMillis;
         this.maxRequestBytes = b.maxRequestBytes;
-        this.maxBodyBytes = b.maxBodyBytes;
         int port = server.getLocalPort();
         this.workers = new ThreadPoolExecutor(b.workers, b.workers, 0, TimeUnit.SECONDS,
                 new ArrayBlockingQueue<>(b.workers), r -> {
@@ -163,9 +155,7 @@ public final class LoopbackHttpServer implements AutoCloseable {
 
     /** @return the paths served exactly, and the prefixes (ending in {@code /}), for 404 answers and docs */
     public List<String> paths() {
-        List<String> all = new ArrayList<>(new java.util.TreeSet<>(exact.keySet()));
-        all.addAll(prefixes.keySet());
-        return all;
+        return router.paths();
     }
 
     private void acceptLoop() {
@@ -196,154 +186,20 @@ public final class LoopbackHttpServer implements AutoCloseable {
         try (client) {
             client.setSoTimeout(deadlineMillis);
             long deadline = System.nanoTime() + TimeUnit.MILLISECONDS.toNanos(deadlineMillis);
-            String head = readHead(client.getInputStream(), deadline);
+            String head = HttpRequestHeadReader.readHead(client.getInputStream(), maxRequestBytes, deadline,
+                    deadlineMillis);
             OutputStream out = client.getOutputStream();
             if (head == null) {
-                write(out, Response.text(431, "request line and headers over " + maxRequestBytes + " bytes"), false);
+                HttpResponseWriter.write(out, Response.text(431, "request line and headers over " + maxRequestBytes + " bytes"),
+                        false);
                 return;
             }
-            write(out, answer(head), head.startsWith("HEAD "));
+            HttpResponseWriter.write(out, router.answer(head), head.startsWith("HEAD "));
         } catch (SocketTimeoutException slow) {
             // the client did not send its request in time: dropped
         } catch (IOException | RuntimeException e) {
             // the client went away, or sent garbage: nothing to answer
         }
-    }
-
-    /** The answer to one request head (request line and headers, without the blank line). */
-    private Response answer(String head) {
-        String[] lines = head.split("\r?\n");
-        String[] requestLine = lines[0].trim().split(" ");
-        if (requestLine.length != 3 || !requestLine[2].startsWith("HTTP/")) {
-            return Response.text(400, "bad request line; send e.g. GET / HTTP/1.1");
-        }
-        Map<String, String> headers = new LinkedHashMap<>();
-        for (int i = 1; i < lines.length; i++) {
-            int colon = lines[i].indexOf(':');
-            if (colon > 0) {
-                headers.putIfAbsent(lines[i].substring(0, colon).trim().toLowerCase(Locale.ROOT),
-                        lines[i].substring(colon + 1).trim());
-            }
-        }
-        long bodyBytes;
-        try {
-            bodyBytes = Long.parseLong(headers.getOrDefault("content-length", "0"));
-        } catch (NumberFormatException e) {
-            return Response.text(400, "bad Content-Length");
-        }
-        if (bodyBytes > maxBodyBytes || headers.containsKey("transfer-encoding")) {
-            return Response.text(413, "request body over " + maxBodyBytes + " bytes; these endpoints take none");
-        }
-        String method = requestLine[0];
-        String target = requestLine[1];
-        int q = target.indexOf('?');
-        String rawPath = q < 0 ? target : target.substring(0, q);
-        String path = URLDecoder.decode(rawPath, StandardCharsets.UTF_8);
-        Handler handler = exact.get(path);
-        if (handler == null) {
-            for (Map.Entry<String, Handler> p : prefixes.entrySet()) {
-                if (path.startsWith(p.getKey()) && !path.contains("..")) {
-                    handler = p.getValue();
-                    break;
-                }
-            }
-        }
-        if (handler == null) {
-            return notFound(path);
-        }
-        if (!"GET".equals(method) && !"HEAD".equals(method)) {
-            return new Response(405, "text/plain; charset=utf-8",
-                    ("method " + method + " not allowed on " + path + "; use GET\n").getBytes(StandardCharsets.UTF_8),
-                    Map.of("Allow", "GET, HEAD"));
-        }
-        Map<String, String> query = new LinkedHashMap<>();
-        if (q >= 0) {
-            for (String pair : target.substring(q + 1).split("&")) {
-                if (pair.isEmpty()) {
-                    continue;
-                }
-                int eq = pair.indexOf('=');
-                String k = URLDecoder.decode(eq < 0 ? pair : pair.substring(0, eq), StandardCharsets.UTF_8);
-                String v = eq < 0 ? "" : URLDecoder.decode(pair.substring(eq + 1), StandardCharsets.UTF_8);
-                query.putIfAbsent(k, v);
-            }
-        }
-        try {
-            Response r = handler.handle(new Request(method, path, Map.copyOf(query), Map.copyOf(headers)));
-            return r == null ? notFound(path) : r;
-        } catch (IllegalArgumentException bad) {
-            return Response.text(400, bad.getMessage());
-        } catch (IOException | RuntimeException e) {
-            return Response.text(500, "internal error: " + e.getClass().getSimpleName());
-        }
-    }
-
-    private Response notFound(String path) {
-        String shown = path.length() > 200 ? path.substring(0, 200) + "..." : path;
-        return Response.text(404, "not found: " + shown + "; this server has " + String.join(", ", paths()));
-    }
-
-    /**
-     * Reads the request line and headers up to the blank line, within the deadline and the size
-     * limit. Returns them (without the blank line), or null when the limit was reached.
-     */
-    private String readHead(InputStream in, long deadlineNanos) throws IOException {
-        byte[] buf = new byte[maxRequestBytes];
-        int n = 0;
-        while (true) {
-            if (System.nanoTime() - deadlineNanos > 0) {
-                throw new SocketTimeoutException("request not complete within " + deadlineMillis + " ms");
-            }
-            if (n == buf.length) {
-                return null;
-            }
-            int r = in.read(buf, n, buf.length - n);
-            if (r < 0) {
-                throw new IOException("closed before the request ended");
-            }
-            int from = Math.max(0, n - 3);
-            n += r;
-            int end = headEnd(buf, from, n);
-            if (end >= 0) {
-                return new String(buf, 0, end, StandardCharsets.ISO_8859_1);
-            }
-        }
-    }
-
-    /** The index of the blank line ending the headers ({@code \r\n\r\n} or {@code \n\n}), or -1. */
-    private static int headEnd(byte[] b, int from, int n) {
-        for (int i = from; i + 1 < n; i++) {
-            if (b[i] == '\n' && (b[i + 1] == '\n' || (b[i + 1] == '\r' && i + 2 < n && b[i + 2] == '\n'))) {
-                return i;
-            }
-        }
-        return -1;
-    }
-
-    private static String reason(int status) {
-        return switch (status) {
-            case 200 -> "OK";
-            case 400 -> "Bad Request";
-            case 404 -> "Not Found";
-            case 405 -> "Method Not Allowed";
-            case 413 -> "Content Too Large";
-            case 431 -> "Request Header Fields Too Large";
-            case 500 -> "Internal Server Error";
-            default -> "Status";
-        };
-    }
-
-    private static void write(OutputStream out, Response r, boolean head) throws IOException {
-        StringBuilder h = new StringBuilder(160).append("HTTP/1.1 ").append(r.status()).append(' ')
-                .append(reason(r.status())).append("\r\nContent-Type: ").append(r.contentType())
-                .append("\r\nContent-Length: ").append(r.body().length)
-                .append("\r\nX-Content-Type-Options: nosniff\r\nConnection: close\r\n");
-        r.headers().forEach((k, v) -> h.append(k).append(": ").append(v).append("\r\n"));
-        out.write(h.append("\r\n").toString().getBytes(StandardCharsets.ISO_8859_1));
-        if (!head) {
-            out.write(r.body());
-        }
-        out.flush();
     }
 
     private static void closeQuietly(Socket s) {

@@ -92,7 +92,7 @@ public final class DayTraderBenchmark {
                 for (int round = 1; round <= rounds; round++) {
                     for (OrbChoice orb : orbs) {
                         DayTraderDeployment dt = running.get(orb);
-                        Httperf.Workload w = load.equals("paper") ? Httperf.paperLoad("127.0.0.1", dt.webPort(), seconds,
+                        HttperfWorkload w = load.equals("paper") ? Httperf.paperLoad("127.0.0.1", dt.webPort(), seconds,
                                 dt.operatorToken())
                                 : Httperf.saturation("127.0.0.1", dt.webPort(), sessions, saturationCalls.get(orb),
                                         dt.operatorToken());
@@ -113,7 +113,7 @@ public final class DayTraderBenchmark {
         System.err.println("benchmark: wrote " + out);
     }
 
-    private static Sample measure(DayTraderDeployment dt, Httperf.Workload load, int seconds)
+    private static Sample measure(DayTraderDeployment dt, HttperfWorkload load, int seconds)
             throws IOException, InterruptedException {
         dt.post("summary", "tier=web");
         HttperfResult r = Httperf.run(load, Duration.ofSeconds(seconds * 6L + 120));

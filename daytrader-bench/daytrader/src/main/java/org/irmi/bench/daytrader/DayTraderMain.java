@@ -26,7 +26,7 @@ public final class DayTraderMain {
     }
 
     public static void main(String[] argv) throws Exception {
-        DayTraderDeployment.Builder b = DayTraderDeployment.builder();
+        DayTraderDeploymentBuilder b = DayTraderDeployment.builder();
         int port;
         OrbChoice orb;
         try {
@@ -90,15 +90,15 @@ public final class DayTraderMain {
      * The workload's command line for a shell, the token never printed: the masked token becomes a
      * command substitution that reads the token file, so the line still runs as printed.
      */
-    static String unmaskedFromFile(Httperf.Workload w, String tokenFromFile) {
+    static String unmaskedFromFile(HttperfWorkload w, String tokenFromFile) {
         StringBuilder sb = new StringBuilder("httperf");
         for (String arg : w.arguments()) {
             String shown = w.mask(arg);
             sb.append(' ');
-            if (shown.contains(Httperf.Workload.MASKED_TOKEN)) {
-                int at = shown.indexOf(Httperf.Workload.MASKED_TOKEN);
+            if (shown.contains(HttperfWorkload.MASKED_TOKEN)) {
+                int at = shown.indexOf(HttperfWorkload.MASKED_TOKEN);
                 sb.append('\'').append(shown, 0, at).append('\'').append(tokenFromFile).append('\'')
-                        .append(shown.substring(at + Httperf.Workload.MASKED_TOKEN.length())).append('\'');
+                        .append(shown.substring(at + HttperfWorkload.MASKED_TOKEN.length())).append('\'');
             } else {
                 sb.append(shown.contains(" ") ? "'" + shown + "'" : shown);
             }

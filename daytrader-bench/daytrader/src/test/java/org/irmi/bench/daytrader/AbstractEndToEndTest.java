@@ -118,7 +118,7 @@ abstract class AbstractEndToEndTest {
 
     @Test
     void shouldPassTheAuditAfterAShortHttperfRunOfThePapersLoad() throws Exception {
-        HttperfResult r = Httperf.run(Httperf.Workload.builder("127.0.0.1", dt.webPort()).uri("/daytrader/scenario")
+        HttperfResult r = Httperf.run(HttperfWorkload.builder("127.0.0.1", dt.webPort()).uri("/daytrader/scenario")
                 .method("POST").wsess(4, 25, 0.1).rate(100).timeout(20).operatorToken(dt.operatorToken()).build(),
                 Duration.ofSeconds(90));
         assertThat(r.commandLine()).doesNotContain(dt.operatorToken()).contains("Bearer ***");

@@ -110,7 +110,7 @@ class HttperfTest {
 
     @Test
     void shouldMaskTheOperatorsTokenWhenTheCommandLineIsPrinted() {
-        Httperf.Workload w = Httperf.paperLoad("127.0.0.1", 8080, 11, TOKEN);
+        HttperfWorkload w = Httperf.paperLoad("127.0.0.1", 8080, 11, TOKEN);
 
         assertThat(w.commandLine()).doesNotContain(TOKEN).contains("Authorization: Bearer ***");
         assertThat(w.toString()).doesNotContain(TOKEN);
@@ -128,13 +128,13 @@ class HttperfTest {
 
     @Test
     void shouldRefuseAnOperatorTokenThatIsNotOne() {
-        assertThatThrownBy(() -> Httperf.Workload.builder("h", 1).operatorToken("secret\\nX-Evil: 1"))
+        assertThatThrownBy(() -> HttperfWorkload.builder("h", 1).operatorToken("secret\\nX-Evil: 1"))
                 .hasMessageContaining("64 hex digits");
     }
 
     @Test
     void shouldReplayASessionLogWithFormsPostedFromThisOriginWhenSessionLogWorkloadBuilt() {
-        Httperf.Workload w = Httperf.sessionLog("127.0.0.1", 8080, 4, 0.1, java.nio.file.Path.of("/tmp/s.txt")).build();
+        HttperfWorkload w = Httperf.sessionLog("127.0.0.1", 8080, 4, 0.1, java.nio.file.Path.of("/tmp/s.txt")).build();
 
         assertThat(w.arguments()).contains("--wsesslog=4,0.1,/tmp/s.txt", "--session-cookie", "--server-name=127.0.0.1:8080",
                 "--add-header=Origin: http://127.0.0.1:8080\\nContent-Type: application/x-www-form-urlencoded\\n");
@@ -143,15 +143,15 @@ class HttperfTest {
 
     @Test
     void shouldRunUnderTasksetWhenPinned() {
-        Httperf.Workload w = Httperf.Workload.builder("h", 1).cpus("0").build();
+        HttperfWorkload w = HttperfWorkload.builder("h", 1).cpus("0").build();
 
         assertThat(w.cpuPrefix()).containsExactly("taskset", "-c", "0");
-        assertThatThrownBy(() -> Httperf.Workload.builder("h", 1).cpus("zero")).hasMessageContaining("cpus");
+        assertThatThrownBy(() -> HttperfWorkload.builder("h", 1).cpus("zero")).hasMessageContaining("cpus");
     }
 
     @Test
     void shouldRejectAMalformedPeriod() {
-        assertThatThrownBy(() -> Httperf.Workload.builder("h", 1).period("x1")).isInstanceOf(IllegalArgumentException.class)
+        assertThatThrownBy(() -> HttperfWorkload.builder("h", 1).period("x1")).isInstanceOf(IllegalArgumentException.class)
                 .hasMessageContaining("period");
     }
 }

@@ -51,7 +51,7 @@ final class OrderDesk {
         long orderId = keys.next("order");
         long holdingId = keys.next("holding");
         OrderDataBean order = tx.run(c -> {
-            long accountId = TradeRows.lockAccount(c, userId);
+            long accountId = TradeRows.accountId(c, userId, true);
             BigDecimal price = TradeRows.quote(c, symbol).getPrice();
             Timestamp now = now();
             TradeRows.insertOrder(c, orderId, "buy", "open", now, quantity, price, accountId, symbol, 0);
@@ -71,7 +71,7 @@ final class OrderDesk {
         long orderId = keys.next("order");
         OrderDataBean order = tx.run(c -> {
             HoldingDataBean holding = TradeRows.lockHolding(c, holdingId);
-            long accountId = TradeRows.lockAccount(c, userId);
+            long accountId = TradeRows.accountId(c, userId, true);
             if (holding.getAccountId() != accountId) {
                 throw new TradeException("holding " + holdingId + " does not belong to " + userId);
             }
@@ -141,7 +141,7 @@ final class OrderDesk {
     /** @see TradeServices#orderCompleted */
     void orderCompleted(String userId, long orderId) throws SQLException, TradeException {
         tx.run(c -> {
-            long accountId = TradeRows.accountId(c, userId);
+            long accountId = TradeRows.accountId(c, userId, false);
             OrderDataBean order = TradeRows.lockOrder(c, orderId);
             if (order.getAccountId() != accountId) {
                 throw new TradeException("order " + orderId + " does not belong to " + userId);
@@ -158,13 +158,13 @@ final class OrderDesk {
 
     /** @see TradeServices#getOrders */
     List<OrderDataBean> ordersOf(String userId) throws SQLException, TradeException {
-        return tx.run(c -> TradeRows.orders(c, TradeRows.accountId(c, userId), null));
+        return tx.run(c -> TradeRows.orders(c, TradeRows.accountId(c, userId, false), null));
     }
 
     /** @see TradeServices#getClosedOrders */
     List<OrderDataBean> closedOrders(String userId) throws SQLException, TradeException {
         return tx.run(c -> {
-            long accountId = TradeRows.accountId(c, userId);
+            long accountId = TradeRows.accountId(c, userId, false);
             List<OrderDataBean> closed = TradeRows.orders(c, accountId, "closed");
             if (!closed.isEmpty()) {
                 try (PreparedStatement ps = c.prepareStatement("UPDATE orders SET orderStatus = 'completed'"

@@ -82,7 +82,7 @@ final class QuoteDesk {
     /** @see TradeServices#getHoldings */
     List<HoldingDataBean> holdingsOf(String userId) throws SQLException, TradeException {
         return tx.run(c -> {
-            long accountId = TradeRows.accountId(c, userId);
+            long accountId = TradeRows.accountId(c, userId, false);
             List<HoldingDataBean> out = new ArrayList<>();
             try (PreparedStatement ps = c.prepareStatement("SELECT * FROM holding WHERE account_accountID = ? ORDER BY holdingID")) {
                 ps.setLong(1, accountId);

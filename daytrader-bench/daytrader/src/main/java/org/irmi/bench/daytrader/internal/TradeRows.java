@@ -27,20 +27,13 @@ final class TradeRows {
     private TradeRows() {
     }
 
-    static long accountId(Connection c, String userId) throws SQLException, TradeException {
-        try (PreparedStatement ps = c.prepareStatement("SELECT accountID FROM account WHERE profile_userID = ?")) {
-            ps.setString(1, userId);
-            try (ResultSet rs = ps.executeQuery()) {
-                if (!rs.next()) {
-                    throw new TradeException("no user " + userId);
-                }
-                return rs.getLong(1);
-            }
-        }
-    }
-
-    static long lockAccount(Connection c, String userId) throws SQLException, TradeException {
-        try (PreparedStatement ps = c.prepareStatement("SELECT accountID FROM account WHERE profile_userID = ? FOR UPDATE")) {
+    /**
+     * The account id of {@code userId}; with {@code forUpdate}, the account row is also locked
+     * ({@code FOR UPDATE}) until the caller's transaction ends.
+     */
+    static long accountId(Connection c, String userId, boolean forUpdate) throws SQLException, TradeException {
+        String sql = "SELECT accountID FROM account WHERE profile_userID = ?" + (forUpdate ? " FOR UPDATE" : "");
+        try (PreparedStatement ps = c.prepareStatement(sql)) {
             ps.setString(1, userId);
             try (ResultSet rs = ps.executeQuery()) {
                 if (!rs.next()) {

@@ -17,6 +17,7 @@ import org.irmi.bench.daytrader.CpuQuota;
 import org.irmi.bench.daytrader.DayTraderDeployment;
 import org.irmi.bench.daytrader.Httperf;
 import org.irmi.bench.daytrader.HttperfResult;
+import org.irmi.bench.daytrader.HttperfWorkload;
 import org.irmi.bench.daytrader.OrbChoice;
 import org.irmi.bench.daytrader.SessionLog;
 import org.irmi.bench.daytrader.internal.ScenarioMix;
@@ -89,7 +90,7 @@ final class PoisonTrial {
             int pages = (int) Math.ceil(2.0 * runMillis / 1000 / Math.max(mix.thinkSeconds(), 0.005));
             Path sessions = SessionLog.write(work.resolve("sessions.txt"), ScenarioMix.STANDARD, mix.sessions(), pages, USERS,
                     QUOTES, 1000L * rep + mix.sessions());
-            Httperf.Workload workload = Httperf.sessionLog("127.0.0.1", dt.webPort(), mix.sessions(), mix.thinkSeconds(), sessions)
+            HttperfWorkload workload = Httperf.sessionLog("127.0.0.1", dt.webPort(), mix.sessions(), mix.thinkSeconds(), sessions)
                     .cpus(pinning.clientCpus()).build();
             AtomicReference<Object> httperf = new AtomicReference<>();
             Thread load = new Thread(() -> {
