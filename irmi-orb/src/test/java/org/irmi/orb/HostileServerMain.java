@@ -36,8 +36,12 @@ public final class HostileServerMain {
         String line;
         while ((line = in.readLine()) != null && !line.equals("quit")) {
             if (line.startsWith("trace ") && trace != null) {
-                System.out.print(trace.report(line.substring(6)));
-                System.out.println("TRACE " + line.substring(6) + " transport " + stats(server));
+                try {
+                    System.out.print(trace.report(line.substring(6)));
+                    System.out.println("TRACE " + line.substring(6) + " transport " + stats(server));
+                } catch (RuntimeException e) {
+                    System.out.println("TRACE failed: " + e); // a diagnostic must not end the server
+                }
                 System.out.flush();
             }
             if (line.equals("stats")) {

@@ -98,7 +98,7 @@ final class WaitTrace {
         StringBuilder b = new StringBuilder();
         for (int k = 0; k < KINDS.length; k++) {
             for (int s = 0; s < STAGES.length; s++) {
-                Histogram x = h[k][s];
+                Histogram x = h[k][s].copy(); // a stable copy: iterating a histogram being written throws
                 if (x.getTotalCount() > 0) {
                     b.append(String.format(java.util.Locale.ROOT, "TRACE %s %-5s %-10s n=%d p50=%d p90=%d p99=%d mean=%.0f us%n",
                             phase, KINDS[k], STAGES[s], x.getTotalCount(), x.getValueAtPercentile(50),
