@@ -757,7 +757,11 @@ final class SelectorLoop implements IrmiTransport, Runnable {
         boolean counted = type != Giop.REPLY && type != Giop.LOCATE_REPLY;
         Task t = new Task(c, m, type, requestId, type == Giop.REQUEST && response && requestId != -1, op, counted,
                 c.flow.costEstimate());
-        if (!counted) {
+        if (!counted || (c.admittedRequests.get() == 0 && c.flow.waiting() == 0)) {
+            // A connection with nothing in flight never waits for a slot: it cannot be the one
+            // crowding out the others (fair queueing would serve it next anyway), and closed-loop
+            // clients, the common case, stay off the scheduler and its extra wake-ups. The requests
+            // in flight may so exceed the limit by one per such connection.
             handOn(t);
             return;
         }
