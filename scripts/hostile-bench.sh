@@ -10,8 +10,9 @@ cd "$(dirname "$0")/.."
 LOCK=/tmp/irmi-team/cpu.lock
 run_locked() { if [ -d /tmp/irmi-team ]; then flock "$LOCK" "$@"; else "$@"; fi; }
 ulimit -n 8192 2>/dev/null || true
-mvn -B -q -o install -DskipTests -pl irmi-orb -am >/dev/null
-mvn -B -q -o test-compile dependency:build-classpath -pl irmi-orb -Dmdep.outputFile=target/test-classpath.txt \
+# Built in the reactor (-am), never installed: the class path then names this tree's target/classes
+# of every I-RMI module, not the jars of ~/.m2, so the benchmark runs the code of this working tree.
+run_locked mvn -B -q -o test-compile dependency:build-classpath -pl irmi-orb -am -Dmdep.outputFile=target/test-classpath.txt \
   -Dmdep.includeScope=test >/dev/null
 cp="irmi-orb/target/test-classes:irmi-orb/target/classes:$(cat irmi-orb/target/test-classpath.txt)"
 run_locked java -Xmx1g ${JAVA_OPTS:-} -cp "$cp" org.irmi.orb.HostileClientsBenchmark "$@"

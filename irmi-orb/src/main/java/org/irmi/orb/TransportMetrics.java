@@ -26,6 +26,12 @@ public final class TransportMetrics implements MeterBinder {
                 s -> s.openConnections());
         gauge(registry, "irmi.transport.handoff.depth", "requests waiting in the hand-off queue", "requests",
                 s -> s.handoffQueueDepth());
+        gauge(registry, "irmi.transport.requests.in_flight", "requests admitted and not finished, all connections",
+                "requests", s -> s.requestsInFlight());
+        gauge(registry, "irmi.transport.requests.waiting", "requests read and waiting for a slot (fair order by cost)",
+                "requests", s -> s.requestsWaiting());
+        gauge(registry, "irmi.transport.requests.limit", "requests that may be in flight now (what keeps the cores busy)",
+                "requests", s -> s.requestsLimit());
         gauge(registry, "irmi.transport.inbound.held", "bytes held by partial messages, reassemblies and queued requests",
                 "bytes", s -> s.inboundHeldBytes());
         gauge(registry, "irmi.transport.inbound.limit", "the inbound memory budget", "bytes",

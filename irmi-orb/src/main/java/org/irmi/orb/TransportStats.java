@@ -26,6 +26,12 @@ package org.irmi.orb;
  * @param acceptFailures         accepts that failed (out of file descriptors, usually); each stops accepting for 100 ms
  * @param sharePauses            times a connection stopped being read because it held its fair share of requests in flight
  * @param tlsHandshakes          TLS handshakes completed on the TLS port ({@code jacorb.security.support_ssl})
+ * @param requestsInFlight       requests admitted now (handed to JacORB or on their way) and not finished, all
+ *                               connections together; at most {@code irmi.transport.max_requests_in_flight}
+ * @param requestsWaiting        requests read now and waiting for a slot among those in flight (dispatched in
+ *                               fair order across connections, by cost)
+ * @param requestsLimit          requests that may be in flight now: what keeps the cores busy, at most
+ *                               {@code irmi.transport.max_requests_in_flight}
  */
 public record TransportStats(int openConnections, long acceptedConnections, long refusedConnections,
                              long messagesRead, long bytesRead, long messageErrorsSent,
@@ -33,5 +39,6 @@ public record TransportStats(int openConnections, long acceptedConnections, long
                              long cancelledRequests, long outboundOverflowCloses, long idleCloses,
                              long stallCloses, int handoffQueueDepth, long budgetPauses, long budgetCloses,
                              long inboundHeldBytes, long inboundLimitBytes, long readDeferrals,
-                             long acceptFailures, long sharePauses, long tlsHandshakes) {
+                             long acceptFailures, long sharePauses, long tlsHandshakes, int requestsInFlight,
+                             int requestsWaiting, int requestsLimit) {
 }

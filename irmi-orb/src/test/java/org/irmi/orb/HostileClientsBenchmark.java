@@ -42,7 +42,9 @@ import org.omg.CORBA.ORB;
  * p50/p99 quiet and hostile, their ratio, its calls lost (failed or wrong), the server's peak RSS,
  * whether it stayed up, and (I-RMI) the inbound budget's peak held bytes against its limit.
  *
- * <p>Run: {@code scripts/hostile-bench.sh} ({@code --trials N}, {@code --quiet S}, {@code --hostile S}).
+ * <p>Run: {@code scripts/hostile-bench.sh} ({@code --trials N}, {@code --quiet S}, {@code --hostile S},
+ * {@code --servers irmi,stock}, {@code --out FILE}). With {@code -Dirmi.hostile.trace=true} the I-RMI server
+ * also prints, per kind of client, where its requests' time went ({@link WaitTrace}).
  */
 public final class HostileClientsBenchmark {
 
@@ -69,18 +71,21 @@ public final class HostileClientsBenchmark {
         int quietSeconds = 10;
         int hostileSeconds = 20;
         Path out = Paths.get("docs/benchmarks/hostile-clients.md");
+        List<String> servers = List.of("irmi", "stock");
         for (int i = 0; i < args.length; i++) {
             switch (args[i]) {
                 case "--trials" -> trials = Integer.parseInt(args[++i]);
                 case "--quiet" -> quietSeconds = Integer.parseInt(args[++i]);
                 case "--hostile" -> hostileSeconds = Integer.parseInt(args[++i]);
                 case "--out" -> out = Paths.get(args[++i]);
+                case "--servers" -> servers = List.of(args[++i].split(",")); // e.g. irmi: no stock JacORB trials
+
                 default -> throw new IllegalArgumentException("unknown argument " + args[i]);
             }
         }
         List<Trial> results = new ArrayList<>();
         for (int t = 1; t <= trials; t++) {
-            for (String orb : List.of("irmi", "stock")) {
+            for (String orb : servers) {
                 Trial r = trial(orb, t, quietSeconds, hostileSeconds);
                 System.out.printf(Locale.ROOT, "trial %d %-5s quiet p50/p99 %d/%d us, hostile p50/p99 %d/%d us (%.2fx), calls %d,"
                                 + " lost %d, peak RSS %d MB, up %s, held %d/%d %s%n", t, orb, r.quietP50, r.quietP99, r.hostileP50,
@@ -94,7 +99,7 @@ public final class HostileClientsBenchmark {
 
     static Trial trial(String orb, int n, int quietSeconds, int hostileSeconds) throws Exception {
         List<String> options = new ArrayList<>(List.of(HEAP, "-XX:+UseSerialGC"));
-        String extra = System.getProperty("irmi.hostile.serverOptions", "");
+        String extra = System.getProperty("irmi.hostile.serverOptions", "") + (TRACE ? " -Dirmi.hostile.trace=true" : "");
         if (!extra.isBlank()) {
             options.addAll(List.of(extra.trim().split("\\s+"))); // e.g. a transport setting to compare
         }
@@ -118,7 +123,13 @@ public final class HostileClientsBenchmark {
             lost[0] = 0;
             calls[0] = 0;
             LOST_BECAUSE.clear();
+            if (TRACE) {
+                server.command("trace warmup");
+            }
             Histogram quiet = measure(echo, quietSeconds, lost, calls);
+            if (TRACE) {
+                server.command("trace quiet");
+            }
             long peakRss = rssKb(child.pid());
             // the hostile clients, all at once
             threads.add(start("heap-bombs", () -> {
@@ -216,6 +227,18 @@ public final class HostileClientsBenchmark {
                 }
             }
             boolean up = child.isAlive();
+            if (!up) {
+                String o = server.output();
+                System.out.println("server died; its last output:\n" + o.substring(Math.max(0, o.length() - 4000)));
+            }
+            if (TRACE && up) {
+                server.command("trace hostile");
+                server.stats(); // answered after the trace lines
+                server.output().lines().filter(l -> l.startsWith("TRACE") && !l.contains(" warmup ")).forEach(System.out::println);
+                System.out.printf(Locale.ROOT, "TRACE client quiet p50=%d p90=%d p99=%d hostile p50=%d p90=%d p99=%d us%n",
+                        quiet.getValueAtPercentile(50), quiet.getValueAtPercentile(90), quiet.getValueAtPercentile(99),
+                        loaded.getValueAtPercentile(50), loaded.getValueAtPercentile(90), loaded.getValueAtPercentile(99));
+            }
             String note = server.output().contains("OutOfMemoryError") ? "OutOfMemoryError in the server's output" : "";
             if (!LOST_BECAUSE.isEmpty()) {
                 note = (note.isEmpty() ? "" : note + "; ") + "lost: " + LOST_BECAUSE;
@@ -260,8 +283,11 @@ public final class HostileClientsBenchmark {
     /** Why calls were lost in the trial running now: "wrong answer" or the exception and its minor code. */
     private static final Map<String, Long> LOST_BECAUSE = new java.util.TreeMap<>();
 
+    /** Diagnostic ({@code -Dirmi.hostile.trace=true}): the server prints where requests wait ({@link WaitTrace}). */
+    static final boolean TRACE = Boolean.getBoolean("irmi.hostile.trace");
+
     private static void call(Echo echo, int i, long[] lost, long[] calls, Histogram h, long t0) {
-        String s = "call " + i;
+        String s = TRACE ? "call " + i + " " + System.nanoTime() : "call " + i;
         calls[0]++;
         try {
             if (!s.equals(echo.echoString(s))) {

@@ -24,6 +24,8 @@ public final class HostileServerMain {
         Thread.setDefaultUncaughtExceptionHandler((t, e) -> System.out.println("UNCAUGHT " + t.getName() + " " + e));
         ORB server = stock ? Orbs.stock("OAPort", port) : Orbs.irmi("OAPort", port);
         String ior = Orbs.serve(server, new EchoServant());
+        WaitTrace trace = !stock && Boolean.getBoolean("irmi.hostile.trace")
+                ? new WaitTrace(IrmiORB.of(server).orElseThrow().hooks()) : null;
         if (!stock) {
             // Loaded now: a test may take every file descriptor, and then no class file can be opened.
             stats(server);
@@ -33,6 +35,15 @@ public final class HostileServerMain {
         BufferedReader in = new BufferedReader(new InputStreamReader(System.in, StandardCharsets.UTF_8));
         String line;
         while ((line = in.readLine()) != null && !line.equals("quit")) {
+            if (line.startsWith("trace ") && trace != null) {
+                try {
+                    System.out.print(trace.report(line.substring(6)));
+                    System.out.println("TRACE " + line.substring(6) + " transport " + stats(server));
+                } catch (RuntimeException e) {
+                    System.out.println("TRACE failed: " + e); // a diagnostic must not end the server
+                }
+                System.out.flush();
+            }
             if (line.equals("stats")) {
                 long maxHeap = Runtime.getRuntime().maxMemory();
                 if (stock) {
@@ -50,6 +61,7 @@ public final class HostileServerMain {
     private static String stats(ORB server) {
         TransportStats s = Orbs.transport(server).stats();
         return "held=" + s.inboundHeldBytes() + " limit=" + s.inboundLimitBytes() + " pauses=" + s.budgetPauses()
-                + " closes=" + s.budgetCloses() + " oversize=" + s.oversizeRefused() + " open=" + s.openConnections() + " acceptFailures=" + s.acceptFailures();
+                + " closes=" + s.budgetCloses() + " oversize=" + s.oversizeRefused() + " open=" + s.openConnections() + " acceptFailures=" + s.acceptFailures()
+                + " inFlight=" + s.requestsInFlight() + " waiting=" + s.requestsWaiting() + " requestsLimit=" + s.requestsLimit();
     }
 }

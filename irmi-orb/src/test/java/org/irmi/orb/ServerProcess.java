@@ -86,6 +86,11 @@ final class ServerProcess implements AutoCloseable {
         return m;
     }
 
+    /** Sends one command line to the server (e.g. {@code trace <phase>}). */
+    void command(String line) {
+        toChild.println(line);
+    }
+
     /** Everything the server printed so far. */
     String output() {
         return output.toString();

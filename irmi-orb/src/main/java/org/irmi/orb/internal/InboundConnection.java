@@ -70,8 +70,8 @@ final class InboundConnection {
     boolean sharePaused;
     /** A share check for this connection is waiting on the selector (set by the threads that finish requests). */
     final AtomicBoolean shareCheckPosted = new AtomicBoolean();
-    /** Complete requests read while this connection held its share, in read order (see {@link SelectorLoop}). SELECTOR THREAD ONLY. */
-    final java.util.ArrayDeque<SelectorLoop.Task> shareBacklog = new java.util.ArrayDeque<>();
+    /** Its requests read and waiting for a slot, and what its requests cost (see {@link FairScheduler}). */
+    final FairScheduler.Flow<SelectorLoop.Task> flow = new FairScheduler.Flow<>(SelectorLoop.INITIAL_REQUEST_COST_NANOS);
     /** Requests admitted (queued for or handed to JacORB) and not finished, as {@link RequestShare} counts them. */
     final AtomicInteger admittedRequests = new AtomicInteger();
 
@@ -79,7 +79,8 @@ final class InboundConnection {
     final AtomicLong queuedBytes = new AtomicLong();
     /**
      * Requests handed to JacORB and not finished: request id -> {bytes, nanoTime handed, 1 when it
-     * counts in the fair share of requests until it ends (a reply is expected), else 0}.
+     * counts in the fair share of requests until it ends (a reply is expected), else 0, its estimated
+     * cost in nanoseconds of slot time (see {@link FairScheduler})}.
      */
     private final ConcurrentHashMap<Integer, long[]> running = new ConcurrentHashMap<>();
     /** The turn time ({@code nowNanos}) that read the first byte of the message being read. */
@@ -458,12 +459,11 @@ final class InboundConnection {
 
     /** Drops partial messages and reassemblies of a closed connection and returns their bytes to the budget. SELECTOR THREAD ONLY. */
     void releaseInbound() {
-        for (SelectorLoop.Task t : shareBacklog) { // read, never handed on: nobody else will release them
+        for (SelectorLoop.Task t : loop.dropWaiting(this)) { // read, never admitted: nobody else will release them
             inFlight.decrementAndGet();
             queuedBytes.addAndGet(-t.message().length);
             loop.budget.addQueued(-t.message().length);
         }
-        shareBacklog.clear();
         message = null;
         headerFill = 0;
         fragmented11 = null;
@@ -488,13 +488,14 @@ final class InboundConnection {
      * or the connection closes. Without this, requests waiting in the POA's queue were counted by
      * nobody, and their replies arrived in a burst the budget had not seen coming. Any thread.
      *
+     * @param costNanos the request's estimated cost, corrected by what it took when it ends ({@link FairScheduler.Flow#ended})
      * @return true when the bytes are now held here (false: the caller releases them)
      */
-    boolean holdUntilFinished(int requestId, int bytes, long nowNanos, boolean replyExpected) {
+    boolean holdUntilFinished(int requestId, int bytes, long nowNanos, boolean replyExpected, long costNanos) {
         if (closed.get()) {
             return false;
         }
-        long[] prev = running.put(requestId, new long[] {bytes, nowNanos, replyExpected ? 1 : 0});
+        long[] prev = running.put(requestId, new long[] {bytes, nowNanos, replyExpected ? 1 : 0, costNanos});
         if (prev != null) {
             release(prev); // a client that reuses a request id: the older entry is gone
         }
@@ -512,8 +513,15 @@ final class InboundConnection {
     void requestFinished(int requestId) {
         long[] held = running.remove(requestId);
         if (held != null) {
+            // what it cost: the time it held its slot, from its hand-off to JacORB to its end
+            flow.ended(held[3], loop.nanoTime() - held[1]);
             release(held);
         }
+    }
+
+    /** A sampled request of this connection ran: see {@link CoreSamples#record}. Any thread. */
+    void requestSampled(long activeNanos, long cpuNanos) {
+        loop.coreSamples.record(activeNanos, cpuNanos);
     }
 
     /**

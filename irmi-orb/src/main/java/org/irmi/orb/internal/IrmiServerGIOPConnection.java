@@ -57,6 +57,11 @@ public final class IrmiServerGIOPConnection extends ServerGIOPConnection {
         inbound.requestFinished(requestId);
     }
 
+    /** A sampled request of this connection: see {@link CoreSamples#record}. Any thread. */
+    void requestSampled(long activeNanos, long cpuNanos) {
+        inbound.requestSampled(activeNanos, cpuNanos);
+    }
+
     /**
      * Hands a Reply (or LocateReply) that arrived on this connection to the callbacks sent over it
      * (bi-directional GIOP), as JacORB's reader loop does. Runs on a dispatch worker.

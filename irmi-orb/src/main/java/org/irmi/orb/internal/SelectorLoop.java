@@ -56,8 +56,24 @@ final class SelectorLoop implements IrmiTransport, Runnable {
     /** Vendor minor code for "request larger than the inbound memory budget". */
     static final int MINOR_REQUEST_OVER_BUDGET = org.irmi.isolation.MinorCodes.REQUEST_OVER_BUDGET;
 
-    /** A request on its way to a worker. */
-    record Task(InboundConnection connection, byte[] message, int type, int requestId, boolean replyExpected, String operation) {
+    /**
+     * What a connection's first request is expected to cost, in nanoseconds of slot time, until one
+     * of its requests has ended (see {@link FairScheduler.Flow}): about what a small echo takes on
+     * an idle server, so a new connection is neither favoured nor held back for long.
+     */
+    static final long INITIAL_REQUEST_COST_NANOS = 50_000;
+
+    /**
+     * A message on its way to a worker.
+     *
+     * @param counted   true when it takes a slot of the requests in flight ({@link RequestShare}) and
+     *                  waits for one in the {@link FairScheduler}; false for replies to this server's
+     *                  callbacks, which end work instead of starting it: a servant holding a slot may be
+     *                  waiting for one, so a reply never waits for a slot
+     * @param costNanos its estimated cost when it was read (its connection's {@link FairScheduler.Flow#costEstimate})
+     */
+    record Task(InboundConnection connection, byte[] message, int type, int requestId, boolean replyExpected,
+                String operation, boolean counted, long costNanos) {
     }
 
     final TransportConfig config;
@@ -73,6 +89,18 @@ final class SelectorLoop implements IrmiTransport, Runnable {
     final InboundBudget budget;
     /** Each connection's fair share of the requests in flight. */
     final RequestShare requests;
+    /** How many requests may be in flight: what keeps the cores busy, at most the configured maximum. */
+    private final CoreLimit coreLimit;
+    /** Servant threads' samples for {@link #coreLimit}. */
+    final CoreSamples coreSamples = new CoreSamples();
+    /** {@code requests.finishedTotal()} at the last sweep. SELECTOR THREAD ONLY. */
+    private long finishedAtLastSweep;
+    /** Requests read and waiting for a slot, in the order they will get one. SELECTOR THREAD ONLY. */
+    private final FairScheduler<Task> waiting = new FairScheduler<>();
+    /** {@code waiting.size()}, for other threads (written by the selector thread only). */
+    private volatile int waitingRequests;
+    /** A {@link #releaseWaiting} is posted to the selector and has not run yet. */
+    private final java.util.concurrent.atomic.AtomicBoolean releasePosted = new java.util.concurrent.atomic.AtomicBoolean();
     /** Connections not read because the budget is short. SELECTOR THREAD ONLY. */
     private final List<InboundConnection> budgetPaused = new ArrayList<>();
     private final BadInputLog badInput = new BadInputLog(LOG);
@@ -126,7 +154,8 @@ final class SelectorLoop implements IrmiTransport, Runnable {
         this.nanoClock = nanoClock;
         this.defaultReadBudget = config.readBudgetBytes();
         this.budget = new InboundBudget(config.maxInboundBytes());
-        this.requests = new RequestShare(config.maxRequestsInFlight());
+        this.coreLimit = new CoreLimit(Runtime.getRuntime().availableProcessors(), config.maxRequestsInFlight());
+        this.requests = new RequestShare(coreLimit);
         this.pacer = new ReadPacer(TimeUnit.MILLISECONDS.toNanos(config.maxReadDeferMillis()),
                 config.readPacingRequestCostBytes());
         this.selector = Selector.open();
@@ -244,6 +273,7 @@ final class SelectorLoop implements IrmiTransport, Runnable {
                 nowNanos = nanoClock.getAsLong(); // the turn's time: first-byte stamps and activity use it
                 onSelected(selector.selectedKeys());
                 readBuffered();
+                releaseWaiting(); // once per turn: the requests read in it compete by cost, not by read order
                 nowNanos = nanoClock.getAsLong();
                 pacer.endOfTurn(nowNanos);
                 if (dispatch != null) {
@@ -509,29 +539,14 @@ final class SelectorLoop implements IrmiTransport, Runnable {
     }
 
     /**
-     * Hands on {@code c}'s waiting requests while it is below its share, then reads it again if
-     * all of them went. Runs while quiescing too: requests already read are answered. SELECTOR THREAD ONLY.
+     * Reads {@code c} again once it holds less than its share (admitted and waiting requests
+     * together). Its waiting requests get their slots from {@link #releaseWaiting}. SELECTOR THREAD ONLY.
      */
     private void resumeShare(InboundConnection c) {
-        if (!c.sharePaused || c.isClosed()) {
+        if (!c.sharePaused || c.isClosed() || requests.holdsShare(c, c.flow.waiting())) {
             return;
         }
-        c.sharePaused = false; // handOn pauses it again when it reaches its share
-        while (!c.shareBacklog.isEmpty() && !c.sharePaused) {
-            if (!requests.below(c)) {
-                c.sharePaused = true;
-                return;
-            }
-            handOn(c.shareBacklog.poll());
-        }
-        if (c.sharePaused || !c.shareBacklog.isEmpty()) {
-            c.sharePaused = true;
-            return;
-        }
-        if (!requests.below(c)) {
-            c.sharePaused = true;
-            return;
-        }
+        c.sharePaused = false;
         SelectionKey k = c.key;
         if (reading && !c.budgetPaused && !c.readDeferred && k != null && k.isValid()) {
             try {
@@ -542,9 +557,35 @@ final class SelectorLoop implements IrmiTransport, Runnable {
         }
     }
 
-    /** A request of {@code c} that counted in its share has ended. Any thread. */
+    /**
+     * Gives free slots to waiting requests, in the {@link FairScheduler}'s order. Runs while
+     * quiescing too: requests already read are answered. SELECTOR THREAD ONLY.
+     */
+    private void releaseWaiting() {
+        while (waiting.size() > 0 && requests.mayAdmit()) {
+            Task t = waiting.poll();
+            waitingRequests = waiting.size();
+            handOn(t);
+        }
+    }
+
+    /** Takes {@code c}'s waiting requests out of the scheduler (it closed) and returns them. SELECTOR THREAD ONLY. */
+    List<Task> dropWaiting(InboundConnection c) {
+        List<Task> dropped = waiting.remove(c.flow);
+        waitingRequests = waiting.size();
+        return dropped;
+    }
+
+    /** A request of {@code c} that counted in its share has ended: its slot goes to a waiting request. Any thread. */
     void requestEnded(InboundConnection c) {
-        if (requests.finished(c) && c.sharePaused && c.shareCheckPosted.compareAndSet(false, true)) {
+        requests.finished(c);
+        if (waitingRequests > 0 && releasePosted.compareAndSet(false, true)) {
+            post(() -> {
+                releasePosted.set(false);
+                releaseWaiting();
+            });
+        }
+        if (c.sharePaused && c.shareCheckPosted.compareAndSet(false, true)) {
             post(() -> {
                 c.shareCheckPosted.set(false);
                 resumeShare(c);
@@ -552,11 +593,26 @@ final class SelectorLoop implements IrmiTransport, Runnable {
         }
     }
 
+    /** The transport's monotonic clock (nanoseconds). Any thread. */
+    long nanoTime() {
+        return nanoClock.getAsLong();
+    }
+
     private void sweep() {
         resumePaused();
+        if (config.adaptRequestsInFlight()) {
+            long finished = requests.finishedTotal();
+            if (waitingRequests > 0 && finished == finishedAtLastSweep) {
+                coreLimit.onStalled(); // requests wait and none ended: those in flight are blocked
+            } else {
+                coreSamples.drainInto(coreLimit);
+            }
+            finishedAtLastSweep = finished;
+            releaseWaiting(); // the limit may have grown
+        }
         long stallDeadline = nowNanos - TimeUnit.MILLISECONDS.toNanos(config.stallTimeoutMillis());
         long idleNanos = TimeUnit.MILLISECONDS.toNanos(config.idleTimeoutMillis());
-        long forgetBefore = System.nanoTime() - TimeUnit.MILLISECONDS.toNanos(config.stallTimeoutMillis());
+        long forgetBefore = nanoClock.getAsLong() - TimeUnit.MILLISECONDS.toNanos(config.stallTimeoutMillis());
         for (InboundConnection c : connections.values()) {
             c.forgetRunningStartedBefore(forgetBefore);
             resumeShare(c); // its share grows when other connections' requests end
@@ -698,20 +754,35 @@ final class SelectorLoop implements IrmiTransport, Runnable {
         c.inFlight.incrementAndGet();
         c.queuedBytes.addAndGet(m.length);
         budget.addQueued(m.length);
-        Task t = new Task(c, m, type, requestId, type == Giop.REQUEST && response && requestId != -1, op);
-        if (c.sharePaused) {
-            // At its share: requests read in the same turn wait here, in read order, and are handed
-            // on as this connection's earlier requests end (resumeShare). No more is read meanwhile.
-            c.shareBacklog.add(t);
+        boolean counted = type != Giop.REPLY && type != Giop.LOCATE_REPLY;
+        Task t = new Task(c, m, type, requestId, type == Giop.REQUEST && response && requestId != -1, op, counted,
+                c.flow.costEstimate());
+        if (!counted || (c.admittedRequests.get() == 0 && c.flow.waiting() == 0)) {
+            // A connection with nothing in flight never waits for a slot: it cannot be the one
+            // crowding out the others (fair queueing would serve it next anyway), and closed-loop
+            // clients, the common case, stay off the scheduler and its extra wake-ups. The requests
+            // in flight may so exceed the limit by one per such connection.
+            handOn(t);
             return;
         }
-        handOn(t);
+        // Waits for a slot with the other connections' requests; handed on by releaseWaiting, at the
+        // end of this turn at the latest. At its share, this connection is no longer read.
+        waiting.offer(c.flow, t, t.costNanos());
+        waitingRequests = waiting.size();
+        if (requests.holdsShare(c, c.flow.waiting())) {
+            pauseForShare(c);
+        }
     }
 
-    /** Admits {@code t} to its connection's share and hands it to the dispatch queue (or JacORB). SELECTOR THREAD ONLY. */
+    /**
+     * Admits {@code t} (when it counts in the requests in flight) and hands it to the dispatch queue
+     * (or JacORB). SELECTOR THREAD ONLY.
+     */
     private void handOn(Task t) {
         InboundConnection c = t.connection();
-        boolean atShare = requests.admit(c);
+        if (t.counted()) {
+            requests.admit(c);
+        }
         if (dispatch == null) {
             // Inline mode (dispatch_threads = 0): JacORB parses the header and queues the request in
             // the POA; with queue_wait off that does not block, and no servant code runs here.
@@ -721,16 +792,14 @@ final class SelectorLoop implements IrmiTransport, Runnable {
             c.inFlight.decrementAndGet();
             c.queuedBytes.addAndGet(-m.length);
             budget.addQueued(-m.length);
-            requestEnded(c);
+            if (t.counted()) {
+                requestEnded(c);
+            }
             counters.handoffRejections.add(1);
             if (t.replyExpected()) {
                 c.send(rejectionReply(Giop.minor(m), t.requestId(),
                         Rejection.transientFailure(MINOR_HANDOFF_FULL, "I-RMI hand-off queue full"), t.operation()));
             }
-            return;
-        }
-        if (atShare) {
-            pauseForShare(c);
         }
     }
 
@@ -788,7 +857,8 @@ final class SelectorLoop implements IrmiTransport, Runnable {
                 // JacORB may queue it in the POA and run it later: its bytes stay counted until it
                 // finishes. Held before the hand-off: a POA thread may finish it before this one returns.
                 running = t.requestId() != -1
-                        && c.holdUntilFinished(t.requestId(), t.message().length, System.nanoTime(), t.replyExpected());
+                        && c.holdUntilFinished(t.requestId(), t.message().length, nanoClock.getAsLong(), t.replyExpected(),
+                        t.costNanos());
                 try {
                     requestListener.requestReceived(t.message(), c.giop);
                 } catch (RuntimeException | Error e) {
@@ -819,7 +889,7 @@ final class SelectorLoop implements IrmiTransport, Runnable {
                 c.queuedBytes.addAndGet(-t.message().length);
                 budget.addQueued(-t.message().length);
             }
-            if (!running || !t.replyExpected()) {
+            if (t.counted() && (!running || !t.replyExpected())) {
                 requestEnded(c); // else when its reply is written (or it is otherwise finished)
             }
         }
@@ -994,6 +1064,6 @@ final class SelectorLoop implements IrmiTransport, Runnable {
                 k.handoffRejections.sum(), k.cancelled.sum(), k.outboundOverflowCloses.sum(), k.idleCloses.sum(),
                 k.stallCloses.sum(), dispatch == null ? 0 : dispatch.depth(), k.budgetPauses.sum(),
                 k.budgetCloses.sum(), budget.heldBytes(), budget.limitBytes(), pacer.deferrals(), k.acceptFailures.sum(),
-                k.sharePauses.sum(), k.tlsHandshakes.sum());
+                k.sharePauses.sum(), k.tlsHandshakes.sum(), requests.admitted(), waitingRequests, coreLimit.limit());
     }
 }

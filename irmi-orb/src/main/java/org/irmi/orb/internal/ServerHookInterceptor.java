@@ -36,6 +36,18 @@ final class ServerHookInterceptor extends LocalObject implements ServerRequestIn
 
     /** Start counters of the request running on this thread: cpu (or a marker above), allocated, wall. */
     private static final ThreadLocal<long[]> START = ThreadLocal.withInitial(() -> new long[] {-1, 0, 0});
+    /**
+     * One request of a servant thread in this many is sampled for the transport's in-flight limit
+     * ({@link CoreLimit}): two reads of the thread's CPU clock and of its scheduler statistics, a few
+     * microseconds in all.
+     */
+    static final int CORE_SAMPLE_EVERY = 8;
+    /**
+     * The in-flight limit's sample of the request running on this thread: {requests seen, time on a
+     * core at its start, time waiting for a core at its start, wall time at its start (0: not sampled),
+     * and two slots the statistics are read into}.
+     */
+    private static final ThreadLocal<long[]> CORE = ThreadLocal.withInitial(() -> new long[6]);
 
     private final IrmiHooks hooks;
     private volatile CpuSampler sampler;
@@ -57,6 +69,7 @@ final class ServerHookInterceptor extends LocalObject implements ServerRequestIn
 
     @Override
     public void receive_request_service_contexts(ServerRequestInfo ri) {
+        startCoreSample(ri);
         long[] start = START.get();
         if (hooks.requestCostListener() == null) {
             start[0] = UNMEASURED;
@@ -104,8 +117,41 @@ final class ServerHookInterceptor extends LocalObject implements ServerRequestIn
         finish(ri, false, ri.response_expected() ? RequestCost.Outcome.LOCATION_FORWARD : RequestCost.Outcome.ONEWAY);
     }
 
+    /** Samples one request in {@link #CORE_SAMPLE_EVERY} of this thread's, when it came over the selector transport. */
+    private static void startCoreSample(ServerRequestInfo ri) {
+        long[] core = CORE.get();
+        core[3] = 0;
+        if (++core[0] % CORE_SAMPLE_EVERY != 0 || connectionOf(ri) == null) {
+            return;
+        }
+        if (ThreadSchedStat.read(core, 4)) {
+            // the CPU clock, not schedstat's first field: Linux updates that one for a running thread
+            // only at ticks and switches, so a request of 50 us mostly reads as 0 there
+            core[1] = THREADS.getCurrentThreadCpuTime();
+            core[2] = core[5];
+            core[3] = System.nanoTime();
+        }
+    }
+
+    /** Reports this thread's sample, if its request was sampled, to the transport's in-flight limit. */
+    private static void endCoreSample(IrmiServerGIOPConnection connection) {
+        long[] core = CORE.get();
+        if (core[3] == 0) {
+            return;
+        }
+        long startWall = core[3];
+        core[3] = 0;
+        long end = System.nanoTime();
+        if (connection != null && ThreadSchedStat.read(core, 4)) {
+            long cpu = THREADS.getCurrentThreadCpuTime() - core[1];
+            long waitedForCore = core[5] - core[2]; // added when the thread gets a core back: exact at our read
+            connection.requestSampled(end - startWall - waitedForCore, cpu);
+        }
+    }
+
     private void finish(ServerRequestInfo ri, boolean exception, RequestCost.Outcome outcome) {
         IrmiServerGIOPConnection connection = connectionOf(ri);
+        endCoreSample(connection);
         attachContexts(ri, exception, connection);
         if (connection != null) {
             connection.requestFinished(ri.request_id());

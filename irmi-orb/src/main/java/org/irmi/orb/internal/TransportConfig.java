@@ -29,16 +29,20 @@ import org.jacorb.config.ConfigurationException;
  *                                 message (see {@code ReadPacer}); 0 turns pacing off
  * @param readPacingRequestCostBytes the least credit one read turn of a lighter connection costs while it
  *                                 waits behind a heavier connection's message (see {@code ReadPacer})
- * @param maxRequestsInFlight      requests in flight (admitted, not finished) shared out fairly between the
- *                                 connections that hold some (see {@code RequestShare}); default
- *                                 {@code jacorb.poa.thread_pool_max}
+ * @param maxRequestsInFlight      requests in flight (admitted, not finished), all connections together, shared
+ *                                 out fairly between the connections that hold some (see {@code RequestShare});
+ *                                 requests read beyond it wait for a slot in fair order by cost across
+ *                                 connections (see {@code FairScheduler}); default {@code jacorb.poa.thread_pool_max}
+ * @param adaptRequestsInFlight    true to keep the requests in flight to what keeps the cores busy, at most
+ *                                 {@code maxRequestsInFlight} (see {@code CoreLimit}); false: always {@code maxRequestsInFlight}
  */
 public record TransportConfig(int maxMessageBytes, int readBudgetBytes, int soloReadBudgetBytes, int acceptBacklog,
                               int maxOutboundBytes, int handoffQueueCapacity, int dispatchThreads,
                               long stallTimeoutMillis, long idleTimeoutMillis, int maxFragmentedMessages,
                               int maxServerConnections, int receiveBufferBytes, long sweepIntervalMillis,
                               long maxInboundBytes,
-                              long maxReadDeferMillis, int readPacingRequestCostBytes, int maxRequestsInFlight) {
+                              long maxReadDeferMillis, int readPacingRequestCostBytes, int maxRequestsInFlight,
+                              boolean adaptRequestsInFlight) {
 
     public static final String PREFIX = "irmi.transport.";
     public static final int DEFAULT_MAX_MESSAGE_BYTES = 64 * 1024 * 1024;
@@ -53,6 +57,7 @@ public record TransportConfig(int maxMessageBytes, int readBudgetBytes, int solo
     public static final long DEFAULT_SWEEP_INTERVAL_MILLIS = 250;
     public static final long DEFAULT_MAX_READ_DEFER_MILLIS = 10;
     public static final int DEFAULT_READ_PACING_REQUEST_COST_BYTES = 128 * 1024;
+    public static final boolean DEFAULT_ADAPT_REQUESTS_IN_FLIGHT = true;
     /** JacORB's own default of {@code jacorb.poa.thread_pool_max}. */
     static final int JACORB_THREAD_POOL_MAX = 20;
 
@@ -105,6 +110,7 @@ public record TransportConfig(int maxMessageBytes, int readBudgetBytes, int solo
                 c.getAttributeAsLong(PREFIX + "max_read_defer_ms", DEFAULT_MAX_READ_DEFER_MILLIS),
                 c.getAttributeAsInteger(PREFIX + "read_pacing_request_cost_bytes", DEFAULT_READ_PACING_REQUEST_COST_BYTES),
                 c.getAttributeAsInteger(PREFIX + "max_requests_in_flight",
-                        Math.max(1, c.getAttributeAsInteger("jacorb.poa.thread_pool_max", JACORB_THREAD_POOL_MAX))));
+                        Math.max(1, c.getAttributeAsInteger("jacorb.poa.thread_pool_max", JACORB_THREAD_POOL_MAX))),
+                c.getAttributeAsBoolean(PREFIX + "adapt_requests_in_flight", DEFAULT_ADAPT_REQUESTS_IN_FLIGHT));
     }
 }

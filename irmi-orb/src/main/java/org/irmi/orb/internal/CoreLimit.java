@@ -1,0 +1,95 @@
+package org.irmi.orb.internal;
+
+/**
+ * How many requests may be in flight: as many as keep the server's cores busy, and no more
+ * (Little's law), never more than the configured maximum.
+ *
+ * <p>Why: every request in flight beyond what the cores can run waits for a core, and a core is
+ * shared out by the operating system among all runnable threads alike. A client's one small request
+ * then runs beside every request of the clients that pipeline many, and takes as many times longer
+ * as there are (in the hostile-clients benchmark: 9 to 28 requests on 2 cores). A request that waits
+ * instead in I-RMI's {@link FairScheduler} goes ahead of the pipelined ones. A fixed small limit
+ * would starve servants that block (a database call, a lock): they need many requests in flight to
+ * keep a core busy.
+ *
+ * <p>How: a sampled request reports its time on a core ({@code cpu}, its servant thread's CPU clock)
+ * and its time from start to end minus the time it waited for a core ({@code active = cpu + blocked};
+ * the wait from the thread's scheduler statistics, {@link ThreadSchedStat}). Per window (a sweep of the selector):
+ * <pre>
+ *   needed = cores * sum(active) / sum(cpu)      requests that keep the cores busy
+ *   limit  = clamp(ceil(needed) + cores, cores, max)
+ * </pre>
+ * CPU-bound requests give {@code needed = cores}; a request that blocks 10 ms for 20 us of CPU gives
+ * {@code 500 * cores}, so the configured maximum. The {@code + cores}: one more request per core
+ * ready to start, so a core does not idle while the next request is handed on. Time spent waiting for
+ * a core is left out on purpose: counted as blocking, it would raise the limit the more the cores are
+ * oversubscribed. A window with fewer than {@link #MIN_SAMPLES} samples changes nothing (its
+ * samples wait for the next one); without samples (no scheduler statistics on this platform) the
+ * limit stays the maximum. A window in which requests waited and none ended ({@link #onStalled})
+ * sets the maximum: the requests in flight are blocked (a servant waiting for a request that waits
+ * for a slot, say), so running more cannot take a core from anyone.
+ *
+ * <p>Pure: samples arrive as numbers, no clock, no I/O. THREADING: {@link #onWindow} from one thread
+ * (the selector's sweep); {@link #limit} from any.
+ */
+final class CoreLimit {
+
+    /** Samples a window needs before it moves the limit. */
+    static final int MIN_SAMPLES = 16;
+
+    private final int cores;
+    private final int maxLimit;
+    private volatile int limit;
+
+    /**
+     * @param cores    the cores the servants run on ({@code >= 1})
+     * @param maxLimit the configured maximum ({@code irmi.transport.max_requests_in_flight}, {@code >= 1})
+     */
+    CoreLimit(int cores, int maxLimit) {
+        if (cores < 1) {
+            throw new IllegalArgumentException("cores must be >= 1 but is " + cores);
+        }
+        if (maxLimit < 1) {
+            throw new IllegalArgumentException("maxLimit must be >= 1 but is " + maxLimit);
+        }
+        this.cores = cores;
+        this.maxLimit = maxLimit;
+        this.limit = maxLimit;
+    }
+
+    /** Requests that may be in flight now. Any thread. */
+    int limit() {
+        return limit;
+    }
+
+    int maxLimit() {
+        return maxLimit;
+    }
+
+    /** A window in which requests waited for a slot and none of those in flight ended: the maximum. */
+    void onStalled() {
+        limit = maxLimit;
+    }
+
+    /**
+     * One window's samples, summed.
+     *
+     * @param activeNanos sum over the samples of (end - start - time waiting for a core)
+     * @param cpuNanos    sum over the samples of the time on a core
+     * @param samples     how many requests were sampled
+     * @return true when the window was used (false: too few samples, keep summing)
+     */
+    boolean onWindow(long activeNanos, long cpuNanos, int samples) {
+        if (samples < MIN_SAMPLES) {
+            return false;
+        }
+        if (cpuNanos <= 0) {
+            limit = maxLimit; // blocked throughout (or a clock too coarse to see the CPU): as blocking servants need
+            return true;
+        }
+        double needed = cores * ((double) Math.max(activeNanos, cpuNanos) / cpuNanos);
+        long target = (long) Math.ceil(needed) + cores;
+        limit = (int) Math.max(Math.min(cores, maxLimit), Math.min(maxLimit, target));
+        return true;
+    }
+}

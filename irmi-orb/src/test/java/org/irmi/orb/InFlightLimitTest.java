@@ -1,0 +1,77 @@
+package org.irmi.orb;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.junit.jupiter.api.Assumptions.assumeTrue;
+
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicBoolean;
+import java.util.function.IntPredicate;
+
+import irmitest.Echo;
+import irmitest.EchoHelper;
+
+import org.junit.jupiter.api.Test;
+import org.omg.CORBA.ORB;
+
+/**
+ * The requests in flight follow what keeps the cores busy ({@code CoreLimit}): few for servants
+ * that only compute, the configured maximum for servants that block. Real ORBs, real sockets.
+ */
+class InFlightLimitTest {
+
+    /** Above what computing servants need on any machine this runs on, below what blocking ones ask for. */
+    private static final int MAX = 100;
+
+    @Test
+    void shouldLowerTheLimitForComputingServantsAndRaiseItForBlockingOnes() throws Exception {
+        assumeTrue(Files.isReadable(Path.of("/proc/thread-self/schedstat")), "no scheduler statistics on this platform");
+        ORB server = Orbs.irmi("irmi.transport.max_requests_in_flight", Integer.toString(MAX),
+                "irmi.transport.sweep_interval_ms", "100");
+        ORB client = Orbs.irmi();
+        try {
+            Echo echo = EchoHelper.narrow(client.string_to_object(Orbs.serve(server, new EchoServant())));
+            IrmiTransport transport = Orbs.transport(server);
+            assertThat(transport.stats().requestsLimit()).as("before any sample").isEqualTo(MAX);
+
+            int cores = Runtime.getRuntime().availableProcessors();
+            // echoString only computes: about cores * 1 needed, + cores ready to start
+            assertThat(loadUntil(transport, 4, () -> echo.echoString("x"), limit -> limit < MAX))
+                    .as("limit with computing servants").isBetween(cores, 4 * cores);
+            // sleepMillis(20) blocks for 20 ms per some 50 us of CPU: cores * 400 needed, capped at MAX
+            assertThat(loadUntil(transport, 8, () -> echo.sleepMillis(20), limit -> limit == MAX))
+                    .as("limit with blocking servants").isEqualTo(MAX);
+        } finally {
+            Orbs.destroy(client, server);
+        }
+    }
+
+    /** Calls {@code call} from {@code threads} threads until the limit satisfies {@code done} (at most 20 s); returns it. */
+    private static int loadUntil(IrmiTransport transport, int threads, Runnable call, IntPredicate done) throws Exception {
+        AtomicBoolean stop = new AtomicBoolean();
+        List<Thread> callers = new ArrayList<>();
+        for (int i = 0; i < threads; i++) {
+            Thread t = new Thread(() -> {
+                while (!stop.get()) {
+                    call.run();
+                }
+            }, "caller-" + i);
+            t.start();
+            callers.add(t);
+        }
+        long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(20);
+        int limit = transport.stats().requestsLimit();
+        while (!done.test(limit) && System.nanoTime() < deadline) {
+            Thread.sleep(20);
+            limit = transport.stats().requestsLimit();
+        }
+        stop.set(true);
+        for (Thread t : callers) {
+            t.join(10_000);
+        }
+        return limit;
+    }
+}

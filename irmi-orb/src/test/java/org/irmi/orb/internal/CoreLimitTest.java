@@ -1,0 +1,112 @@
+package org.irmi.orb.internal;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+
+import org.junit.jupiter.api.Test;
+
+/** The in-flight limit from Little's law: exact arithmetic on sample sums. */
+class CoreLimitTest {
+
+    private static final long MICRO = 1_000;
+
+    @Test
+    void shouldStartAtTheConfiguredMaximum() {
+        assertThat(new CoreLimit(2, 32).limit()).isEqualTo(32);
+    }
+
+    @Test
+    void shouldAllowTwiceTheCoresWhenRequestsOnlyUseTheCpu() {
+        CoreLimit l = new CoreLimit(2, 32);
+        // 16 requests, 20 us on a core each, active 20 us each: needed = 2 * 1 = 2, + 2 ready to start
+        assertThat(l.onWindow(16 * 20 * MICRO, 16 * 20 * MICRO, 16)).isTrue();
+        assertThat(l.limit()).isEqualTo(4);
+    }
+
+    @Test
+    void shouldLeaveTheTimeWaitingForACoreOutOfTheLimit() {
+        CoreLimit l = new CoreLimit(2, 32);
+        // the caller passes active = end - start - time waiting for a core: 30 us active per 20 us of CPU
+        // needed = 2 * 1.5 = 3, + 2
+        l.onWindow(16 * 30 * MICRO, 16 * 20 * MICRO, 16);
+        assertThat(l.limit()).isEqualTo(5);
+    }
+
+    @Test
+    void shouldRiseToTheMaximumWhenRequestsMostlyBlock() {
+        CoreLimit l = new CoreLimit(2, 32);
+        l.onWindow(16 * 20 * MICRO, 16 * 20 * MICRO, 16);
+        // a 10 ms database call for 20 us of CPU: needed = 2 * 500 = 1000, capped at 32
+        l.onWindow(16 * 10_000 * MICRO, 16 * 20 * MICRO, 16);
+        assertThat(l.limit()).isEqualTo(32);
+    }
+
+    @Test
+    void shouldSizeAMixOfCpuBoundAndBlockingRequestsByTheirSums() {
+        CoreLimit l = new CoreLimit(4, 100);
+        // 12 requests of 50 us CPU only, 4 of 50 us CPU + 950 us blocked: active 12*50 + 4*1000 = 4600 us,
+        // CPU 16*50 = 800 us; needed = 4 * 5.75 = 23, + 4
+        l.onWindow(4600 * MICRO, 800 * MICRO, 16);
+        assertThat(l.limit()).isEqualTo(27);
+    }
+
+    @Test
+    void shouldKeepTheLimitWhenAWindowHasTooFewSamples() {
+        CoreLimit l = new CoreLimit(2, 32);
+        assertThat(l.onWindow(15 * 20 * MICRO, 15 * 20 * MICRO, CoreLimit.MIN_SAMPLES - 1)).isFalse();
+        assertThat(l.limit()).isEqualTo(32);
+    }
+
+    @Test
+    void shouldNeverGoBelowTheCoresNorAboveTheMaximum() {
+        CoreLimit small = new CoreLimit(8, 3);
+        small.onWindow(16 * MICRO, 16 * MICRO, 16); // needed 8 + 8, max 3
+        assertThat(small.limit()).isEqualTo(3);
+        CoreLimit l = new CoreLimit(2, 32);
+        l.onWindow(0, 16 * MICRO, 16); // active below CPU (clock granularity): counted as CPU-bound
+        assertThat(l.limit()).isEqualTo(4);
+    }
+
+    @Test
+    void shouldUseTheMaximumWhenNoCpuTimeWasSeen() {
+        CoreLimit l = new CoreLimit(2, 32);
+        l.onWindow(16 * 20 * MICRO, 16 * 20 * MICRO, 16);
+        l.onWindow(16 * 20 * MICRO, 0, 16);
+        assertThat(l.limit()).isEqualTo(32);
+    }
+
+    @Test
+    void shouldUseTheMaximumWhenRequestsWaitedAndNoneEnded() {
+        CoreLimit l = new CoreLimit(2, 32);
+        l.onWindow(16 * 20 * MICRO, 16 * 20 * MICRO, 16);
+        assertThat(l.limit()).isEqualTo(4);
+        l.onStalled(); // e.g. four servants waiting for a request that waits for a slot
+        assertThat(l.limit()).isEqualTo(32);
+    }
+
+    @Test
+    void shouldRefuseNoCores() {
+        assertThatThrownBy(() -> new CoreLimit(0, 4)).isInstanceOf(IllegalArgumentException.class)
+                .hasMessageContaining("cores must be >= 1 but is 0");
+    }
+
+    @Test
+    void shouldCarryTooFewSamplesIntoTheNextWindow() {
+        CoreLimit l = new CoreLimit(2, 32);
+        CoreSamples s = new CoreSamples();
+        for (int i = 0; i < CoreLimit.MIN_SAMPLES - 1; i++) {
+            s.record(20 * MICRO, 20 * MICRO);
+        }
+        s.drainInto(l);
+        assertThat(l.limit()).isEqualTo(32);
+        s.record(20 * MICRO, 20 * MICRO);
+        s.drainInto(l);
+        assertThat(l.limit()).isEqualTo(4);
+        // used: the next window starts empty
+        for (int i = 0; i < CoreLimit.MIN_SAMPLES; i++) {
+            s.record(10_000 * MICRO, 20 * MICRO);
+        }
+        s.drainInto(l);
+        assertThat(l.limit()).isEqualTo(32);
+    }
+}
