@@ -29,6 +29,8 @@ command -v omniidl   >/dev/null 2>&1 || need+=(omniidl)
 command -v omniNames >/dev/null 2>&1 || need+=(omniorb-nameserver)
 command -v g++       >/dev/null 2>&1 || need+=(g++)
 command -v pkg-config >/dev/null 2>&1 || need+=(pkg-config)
+# the crosstalk experiment's emulated link: ip (network namespace, veth) and tc (HTB, FIFO)
+{ command -v ip && command -v tc; } >/dev/null 2>&1 || need+=(iproute2)
 [ ${#need[@]} -eq 0 ] && exit 0
 echo "irmi: installing missing packages: ${need[*]}" >&2
 if [ "$(id -u)" = 0 ] && command -v apt-get >/dev/null 2>&1; then

@@ -141,8 +141,8 @@ class SlaExamplesTest {
         CrosstalkConfig cc = sla.isolationPoints().crosstalk().orElseThrow();
 
         assertThat(cc.baseReadBudgetBytes()).isEqualTo(16 * 1024L);
-        assertThat(cc.minReceiveBufferBytes()).isEqualTo(64 * 1024L);
-        assertThat(cc.maxReceiveBufferBytes()).isEqualTo(4 * 1024 * 1024L);
+        assertThat(cc.minReceiveBufferBytes()).isEqualTo(8 * 1024L);
+        assertThat(cc.maxReceiveBufferBytes()).isEqualTo(128 * 1024L);
         assertThat(cc.defaultWeight()).isEqualTo(1.0);
         assertThat(cc.idleAfter()).isEqualTo(Duration.ofMillis(500));
         assertThat(cc.weights()).singleElement().satisfies(rule -> {

@@ -65,7 +65,19 @@ public final class ChildJvm implements AutoCloseable {
      */
     public static ChildJvm start(String name, String cpus, int niceness, String classPath, List<String> jvmOptions,
                                  Class<?> mainClass, List<String> args, Path logDir) throws IOException {
-        List<String> command = new ArrayList<>();
+        return start(name, List.of(), cpus, niceness, classPath, jvmOptions, mainClass, args, logDir);
+    }
+
+    /**
+     * Starts a child JVM behind a command prefix, e.g. {@code ip netns exec <namespace>} to run it
+     * in a network namespace of its own.
+     *
+     * @param prefix the words before the rest of the command (empty for none)
+     */
+    public static ChildJvm start(String name, List<String> prefix, String cpus, int niceness, String classPath,
+                                 List<String> jvmOptions, Class<?> mainClass, List<String> args, Path logDir)
+            throws IOException {
+        List<String> command = new ArrayList<>(prefix);
         if (niceness != 0 && Files.isExecutable(Path.of("/usr/bin/nice"))) {
             command.addAll(List.of("/usr/bin/nice", "-n", String.valueOf(niceness)));
         }

@@ -81,6 +81,30 @@ public final class BenchObject extends ObjectImpl {
         }
     }
 
+    /**
+     * A oneway crosstalk stream call ({@code postSmall}): the request is sent and not answered, so
+     * a stream of them is a stream of messages that TCP's flow control alone holds back, as a
+     * client that keeps sending does.
+     */
+    public void post(String operation, long stampNanos, byte[] data) {
+        while (true) {
+            InputStream in = null;
+            try {
+                OutputStream out = _request(operation, false);
+                out.write_longlong(stampNanos);
+                writeBytes(out, data);
+                in = _invoke(out);
+                return;
+            } catch (RemarshalException e) {
+                // retry, as generated stubs do
+            } catch (ApplicationException e) {
+                throw unexpected(e);
+            } finally {
+                _releaseReply(in);
+            }
+        }
+    }
+
     /** The client's call for the primary's cached object. */
     public byte[] fetch() {
         while (true) {

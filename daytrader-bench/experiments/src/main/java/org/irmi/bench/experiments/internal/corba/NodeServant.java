@@ -77,6 +77,11 @@ public abstract class NodeServant extends Servant implements InvokeHandler {
                 out.write_longlong(result);
                 return out;
             }
+            case "postSmall": { // oneway: no reply
+                long stamp = in.read_longlong();
+                put(operation, System.nanoTime() - stamp, BenchObject.readBytes(in));
+                return null;
+            }
             default:
                 throw new BAD_OPERATION("unknown operation " + operation);
         }

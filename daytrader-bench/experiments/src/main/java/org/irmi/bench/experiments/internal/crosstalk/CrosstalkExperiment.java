@@ -30,10 +30,17 @@ import org.irmi.bench.experiments.internal.SlaFiles;
  */
 public final class CrosstalkExperiment implements Experiment {
 
-    static final int[] SIZES = {64 << 10, 128 << 10, 256 << 10, 512 << 10, 1 << 20, 2 << 20, 4 << 20, 8 << 20};
+    /**
+     * The message sizes: 64 KB to 4 MB on the emulated link (an 8 MB request takes 0.7 s alone at
+     * 100 Mbit/s, up to 5 s with four streams on plain JacORB, which would make a full run of three
+     * trials last about half an hour more), to 8 MB on loopback.
+     */
+    static final int[] SIZES = linkRate().equals("loopback")
+            ? new int[] {64 << 10, 128 << 10, 256 << 10, 512 << 10, 1 << 20, 2 << 20, 4 << 20, 8 << 20}
+            : new int[] {64 << 10, 128 << 10, 256 << 10, 512 << 10, 1 << 20, 2 << 20, 4 << 20};
     static final int SMALL_BYTES = 2048;
     /** N, the most secondary streams a run adds ({@code -Dirmi.crosstalk.streams}). */
-    public static final int MANY_STREAMS = Integer.getInteger("irmi.crosstalk.streams", 8);
+    public static final int MANY_STREAMS = Integer.getInteger("irmi.crosstalk.streams", 4);
     static final int[] WEIGHTS = {1, 2, 4, 8};
     static final int GOAL_WEIGHT = 8;
     static final int GOAL_MIN_BYTES = 1 << 20;
@@ -49,6 +56,26 @@ public final class CrosstalkExperiment implements Experiment {
     static final String CLIENT_CPUS = "1";
     /** The secondary streams' client runs at this niceness on the clients' CPU (see {@link ChildJvm}). */
     static final int SMALL_NICENESS = Integer.getInteger("irmi.crosstalk.smallNiceness", 19);
+    /**
+     * The link between the clients and the server ({@link LinkEmulation}), as {@code tc} writes a
+     * rate; {@code loopback} for none ({@code -Dirmi.crosstalk.link}).
+     */
+    static final String LINK_RATE = linkRate();
+
+    private static String linkRate() {
+        return System.getProperty("irmi.crosstalk.link", "100mbit");
+    }
+    /** The link's FIFO, a switch port's buffer ({@code -Dirmi.crosstalk.linkQueueBytes}). */
+    static final int LINK_QUEUE_BYTES = Integer.getInteger("irmi.crosstalk.linkQueueBytes", 256 << 10);
+
+    /**
+     * How the secondary streams call: {@code oneway} messages sent as fast as TCP takes them, or
+     * {@code twoway} closed loops with one call in flight ({@code -Dirmi.crosstalk.smallCalls}).
+     */
+    static final String SMALL_CALLS = System.getProperty("irmi.crosstalk.smallCalls", "oneway");
+
+    /** The link of this run, or null on loopback. */
+    private LinkEmulation link;
 
     /** One condition: which ORB, the large stream's weight (I-RMI only), how many 2 KB streams. */
     record Case(String label, OrbKind orb, int weight, int streams) {
@@ -60,9 +87,12 @@ public final class CrosstalkExperiment implements Experiment {
     static final long JIT_QUIET_MAX_MILLIS = 100;
     /** The longest warm-up of one condition; a condition measured with the JIT still busy is counted in the report. */
     static long maxWarmupMillis(org.irmi.bench.experiments.RunLength length) {
+        // On the link the reader waits for the network, not for the CPU: a compiler still at work
+        // takes little from what is measured, so the wait for a quiet JIT is cut shorter there.
+        boolean loopback = LINK_RATE.equals("loopback");
         return Long.getLong("irmi.crosstalk.maxWarmupMillis", switch (length) {
-            case TINY, QUICK -> 10_000;
-            case FULL -> 20_000;
+            case TINY, QUICK -> loopback ? 10_000 : 4_000;
+            case FULL -> loopback ? 20_000 : 8_000;
         });
     }
 
@@ -82,8 +112,8 @@ public final class CrosstalkExperiment implements Experiment {
     public ExperimentResult run(RunContext context) throws Exception {
         int reps = switch (context.length()) {
             case TINY -> 5;
-            case QUICK -> 11;
-            case FULL -> 25;
+            case QUICK -> LINK_RATE.equals("loopback") ? 11 : 7;
+            case FULL -> LINK_RATE.equals("loopback") ? 25 : 11; // the link's times vary far less than loopback's
         };
         int warmup = context.length() == org.irmi.bench.experiments.RunLength.FULL ? 3 : 1;
         long warmupMillis = warmupMillis(context.length());
@@ -98,6 +128,28 @@ public final class CrosstalkExperiment implements Experiment {
         } else if (!OrbKind.irmiAvailable()) {
             result.note("I-RMI was not run: " + OrbKind.IRMI_ORB_CLASS + " is not on the class path.");
         }
+        if (!LINK_RATE.equals("loopback")) {
+            link = LinkEmulation.open(LINK_RATE, LINK_QUEUE_BYTES);
+            result.note("Network: " + link.describe() + ". Every client runs behind it; the server in the machine's own"
+                    + " namespace. The paper's clients each had a machine of their own and reached the server over a network;"
+                    + " on loopback the streams competed only for CPU time (-Dirmi.crosstalk.link=loopback for that).");
+        } else {
+            result.note("Network: loopback (-Dirmi.crosstalk.link=loopback): the streams compete for the server's CPU only.");
+        }
+        try {
+            runTrials(context, result, cases, reps, warmup, warmupMillis);
+        } finally {
+            if (link != null) {
+                context.say("crosstalk link: " + link.statistics().lines().filter(l -> l.contains("Sent")).toList());
+                link.close();
+                link = null;
+            }
+        }
+        return result;
+    }
+
+    private void runTrials(RunContext context, ExperimentResult result, List<Case> cases, int reps, int warmup,
+                           long warmupMillis) throws Exception {
         // Interleaved trials: every condition once per trial, so a drift of the machine falls on all alike.
         List<Map<Case, Map<Integer, long[]>>> trials = new ArrayList<>();
         for (int trial = 1; trial <= context.repetitions(); trial++) {
@@ -129,7 +181,6 @@ public final class CrosstalkExperiment implements Experiment {
             }
         }
         reportWarmups(result, warmupMillis, maxWarmupMillis(context.length()));
-        return result;
     }
 
     /** Says how long the warm-ups took, how many ended with the JIT still busy, and what it compiled while measuring. */
@@ -166,12 +217,17 @@ public final class CrosstalkExperiment implements Experiment {
      * all four weights: 3 min 12 s), against the 5 minutes of the whole {@code --quick}.
      */
     static List<Case> plan(org.irmi.bench.experiments.RunLength length, boolean plain, boolean irmi) {
-        boolean tiny = length != org.irmi.bench.experiments.RunLength.FULL;
         int[] streamCounts = switch (length) {
             case TINY, QUICK -> MANY_STREAMS > 1 ? new int[] {1, MANY_STREAMS} : new int[] {1};
-            case FULL -> java.util.stream.IntStream.rangeClosed(1, MANY_STREAMS).toArray();
+            // 1, 2 and N: plain JacORB's harm and I-RMI's remedy as the streams add up (each count costs
+            // a condition per ORB and trial; on the link, 1 stream already shows the harm).
+            case FULL -> java.util.stream.IntStream.of(1, 2, MANY_STREAMS).filter(n -> n <= MANY_STREAMS).distinct().toArray();
         };
-        int[] weights = tiny ? new int[] {1, GOAL_WEIGHT} : WEIGHTS;
+        int[] weights = switch (length) {
+            case TINY -> new int[] {1, GOAL_WEIGHT}; // CI checks that 1x never defers and 8x does
+            case QUICK -> new int[] {GOAL_WEIGHT};   // the goals' weight only: --quick stays under 5 minutes
+            case FULL -> WEIGHTS;
+        };
         List<Case> cases = new ArrayList<>();
         if (plain) {
             cases.add(new Case("plain alone", OrbKind.PLAIN, 0, 0));
@@ -212,6 +268,11 @@ public final class CrosstalkExperiment implements Experiment {
             if (!extra.isBlank()) {
                 serverOptions.addAll(List.of(extra.trim().split("\\s+"))); // for diagnosis, e.g. -Xlog:gc
             }
+            List<String> clientPrefix = List.of();
+            if (link != null) {
+                serverOptions.add("-DOAIAddr=" + link.serverAddress());
+                clientPrefix = link.clientPrefix();
+            }
             if (c.orb() == OrbKind.PLAIN) {
                 // Watches what JacORB's reader threads read; changes nothing about the sockets.
                 serverOptions.add("-Djacorb.net.server_socket_factory=" + TimingServerSocketFactory.class.getName());
@@ -222,8 +283,8 @@ public final class CrosstalkExperiment implements Experiment {
             String smallIor = server.await("SMALL", 1_000);
             List<String> clientOptions = withHeap(OrbKind.PLAIN.jvmOptions(null), CLIENT_HEAP);
             if (c.streams() > 0) {
-                ChildJvm small = children.add(ChildJvm.start(tag + "-small", CLIENT_CPUS, SMALL_NICENESS, context.classPath(), clientOptions,
-                        SmallStreamsMain.class, List.of(smallIor, String.valueOf(c.streams()), String.valueOf(SMALL_BYTES), "500"),
+                ChildJvm small = children.add(ChildJvm.start(tag + "-small", clientPrefix, CLIENT_CPUS, SMALL_NICENESS, context.classPath(), clientOptions,
+                        SmallStreamsMain.class, List.of(smallIor, String.valueOf(c.streams()), String.valueOf(SMALL_BYTES), "500", SMALL_CALLS),
                         context.logDir()));
                 small.await("IOR", 30_000);
                 Thread.sleep(500); // let the streams reach their steady rate
@@ -232,7 +293,7 @@ public final class CrosstalkExperiment implements Experiment {
             for (int size : SIZES) {
                 sizes.append(sizes.length() == 0 ? "" : ",").append(size);
             }
-            ChildJvm large = children.add(ChildJvm.start(tag + "-large", CLIENT_CPUS, context.classPath(), clientOptions,
+            ChildJvm large = children.add(ChildJvm.start(tag + "-large", clientPrefix, CLIENT_CPUS, 0, context.classPath(), clientOptions,
                     LargeStreamMain.class, List.of(ior, sizes.toString(), String.valueOf(reps), String.valueOf(warmup),
                     String.valueOf(warmupMillis), "gate"),
                     context.logDir()));
@@ -240,7 +301,7 @@ public final class CrosstalkExperiment implements Experiment {
             warmups.computeIfAbsent(c, k -> new ArrayList<>()).add(warm);
             large.send("measure");
             new ProgressBar(context.terminal()).steps("crosstalk " + c.label() + " (sizes)", SIZES.length,
-                    () -> large.linesWith("RESULT").size(), () -> !large.alive(), caseTimeoutMillis(reps));
+                    () -> large.linesWith("RESULT").size(), () -> !large.alive(), caseTimeoutMillis(reps, link));
             if (large.linesWith("RESULT").size() < SIZES.length) {
                 large.await("DONE", 5_000); // throws with the client's last output
             }
@@ -320,12 +381,14 @@ public final class CrosstalkExperiment implements Experiment {
      * A bound on one condition: generous (at 50 ms per MB and request, 10x slower than measured
      * here) so a slow ORB is measured, but a stalled one ends the condition instead of the run.
      */
-    static long caseTimeoutMillis(int reps) {
+    static long caseTimeoutMillis(int reps, LinkEmulation link) {
         long totalMb = 0;
         for (int size : SIZES) {
             totalMb += Math.max(1, size >> 20);
         }
-        return 33_000 + (long) (reps + 3) * totalMb * 50;
+        // On an emulated link: 16x the link's own time (plain JacORB with 4 streams took up to 15x).
+        long perMb = link == null ? 50 : Math.max(50, Math.round(16 * link.millisPerMib()));
+        return 33_000 + (long) (reps + 3) * totalMb * perMb;
     }
 
     private static List<String> withHeap(List<String> options, List<String> heap) {
@@ -339,7 +402,8 @@ public final class CrosstalkExperiment implements Experiment {
      * are the same file with that one number changed.
      */
     static Path slaWithWeight(Path resultsDir, int weight) throws IOException {
-        Path example = SlaFiles.extract(resultsDir, "crosstalk.yaml");
+        String own = System.getProperty("irmi.crosstalk.sla"); // an SLA of one's own, with 'weight: 8' for the large stream
+        Path example = own != null ? Path.of(own) : SlaFiles.extract(resultsDir, "crosstalk.yaml");
         if (weight == GOAL_WEIGHT) {
             return example;
         }
@@ -348,7 +412,8 @@ public final class CrosstalkExperiment implements Experiment {
         if (changed.equals(text)) {
             throw new IllegalStateException("sla/crosstalk.yaml has no 'weight: " + GOAL_WEIGHT + "' to vary");
         }
-        Path copy = example.resolveSibling("crosstalk-" + weight + "x.yaml");
+        Files.createDirectories(resultsDir.resolve("sla"));
+        Path copy = resultsDir.resolve("sla").resolve("crosstalk-" + weight + "x.yaml");
         Files.writeString(copy, changed, StandardCharsets.UTF_8);
         return copy;
     }

@@ -8,14 +8,15 @@ import org.irmi.bench.experiments.internal.corba.Roles;
 import org.omg.CORBA.ORB;
 
 /**
- * The crosstalk experiment's secondary streams: N closed loops of {@code putSmall} calls of a
- * fixed size (2 KB in the paper), each on its own ORB so each has its own connection, as N
- * separate clients would.
+ * The crosstalk experiment's secondary streams: N loops of calls of a fixed size (2 KB in the
+ * paper), each on its own ORB so each has its own connection, as N separate clients would. With
+ * {@code oneway} each loop sends {@code postSmall} messages as fast as TCP takes them (a stream of
+ * messages); with {@code twoway}, closed loops of {@code putSmall} calls, one in flight each.
  *
  * <p>Prints {@code IOR ready} once every stream has made a call, then
  * {@code STAT <wallMillis> <calls>} every {@code statMillis}.
  *
- * <p>Arguments: {@code <ior> <streams> <bytes> <statMillis>}.
+ * <p>Arguments: {@code <ior> <streams> <bytes> <statMillis> [oneway|twoway]}.
  */
 public final class SmallStreamsMain {
 
@@ -26,6 +27,7 @@ public final class SmallStreamsMain {
         int streams = Integer.parseInt(args[1]);
         int bytes = Integer.parseInt(args[2]);
         long statMillis = Long.parseLong(args[3]);
+        boolean oneway = args.length > 4 && args[4].equals("oneway");
         AtomicLong calls = new AtomicLong();
         Roles.listenForStop();
         for (int s = 0; s < streams; s++) {
@@ -38,7 +40,11 @@ public final class SmallStreamsMain {
                 byte[] data = new byte[bytes];
                 while (!Roles.stopping()) {
                     try {
-                        server.put("putSmall", System.nanoTime(), data);
+                        if (oneway) {
+                            server.post("postSmall", System.nanoTime(), data);
+                        } else {
+                            server.put("putSmall", System.nanoTime(), data);
+                        }
                         calls.incrementAndGet();
                     } catch (RuntimeException e) {
                         try {

@@ -1,0 +1,154 @@
+package org.irmi.bench.experiments.internal.crosstalk;
+
+import java.io.IOException;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.List;
+import java.util.concurrent.TimeUnit;
+
+/**
+ * The crosstalk experiment's network: the clients in a network namespace of their own, joined to
+ * the server's by a veth pair whose client side sends through a rate-limited first-in first-out
+ * queue (HTB at {@code rate}, a byte FIFO of {@code queueBytes}). That is the paper's topology:
+ * each client on a machine of its own, all of them reaching the server's one network port through
+ * a switch, whose output port is a FIFO at the link's rate.
+ *
+ * <p>Why: on loopback a 1 MB request arrives in well under a millisecond, the clients share the
+ * server's machine, and what the secondary streams take from the large one is CPU time on a
+ * scheduler's whim (plain JacORB's harm moved between 1.2x and 2.6x from one run to the next). On
+ * a link, the streams share its bandwidth, and the server decides by what it reads (TCP's flow
+ * control holds a sender whose data is not read) how much of the link each stream gets.
+ *
+ * <p>Needs {@code CAP_NET_ADMIN} (root) and the {@code ip} and {@code tc} commands (iproute2).
+ * {@link #open} throws an {@link IOException} that says which command failed and why.
+ *
+ * <p>THREADING: one owner; {@link #close} is idempotent.
+ */
+public final class LinkEmulation implements AutoCloseable {
+
+    private final String namespace;
+    private final String serverAddress;
+    private final String rate;
+    private final int queueBytes;
+    private boolean closed;
+
+    private LinkEmulation(String namespace, String serverAddress, String rate, int queueBytes) {
+        this.namespace = namespace;
+        this.serverAddress = serverAddress;
+        this.rate = rate;
+        this.queueBytes = queueBytes;
+    }
+
+    /**
+     * Creates the namespace, the veth pair and the queue.
+     *
+     * @param rate the link rate as {@code tc} reads it, e.g. {@code 100mbit}
+     * @param queueBytes the switch port's buffer in bytes
+     */
+    public static LinkEmulation open(String rate, int queueBytes) throws IOException {
+        long pid = ProcessHandle.current().pid();
+        String namespace = "irmi-xt-" + pid;
+        String host = "ixh" + pid;    // interface names: at most 15 characters
+        String peer = "ixc" + pid;
+        String net = "10.213." + (pid % 250) + ".";
+        LinkEmulation link = new LinkEmulation(namespace, net + "1", rate, queueBytes);
+        try {
+            run("ip", "netns", "add", namespace);
+            run("ip", "link", "add", host, "type", "veth", "peer", "name", peer);
+            run("ip", "link", "set", peer, "netns", namespace);
+            run("ip", "addr", "add", net + "1/24", "dev", host);
+            run("ip", "link", "set", host, "up");
+            run("ip", "netns", "exec", namespace, "ip", "addr", "add", net + "2/24", "dev", peer);
+            run("ip", "netns", "exec", namespace, "ip", "link", "set", peer, "up");
+            run("ip", "netns", "exec", namespace, "ip", "link", "set", "lo", "up");
+            // The clients' side sends through the link: HTB at the rate, a byte FIFO behind it.
+            run("ip", "netns", "exec", namespace, "tc", "qdisc", "add", "dev", peer, "root", "handle", "1:", "htb",
+                    "default", "10", "r2q", "1000");
+            run("ip", "netns", "exec", namespace, "tc", "class", "add", "dev", peer, "parent", "1:", "classid", "1:10",
+                    "htb", "rate", rate, "ceil", rate);
+            run("ip", "netns", "exec", namespace, "tc", "qdisc", "add", "dev", peer, "parent", "1:10", "handle", "20:",
+                    "bfifo", "limit", String.valueOf(queueBytes));
+        } catch (IOException e) {
+            link.close();
+            throw e;
+        }
+        return link;
+    }
+
+    /** @return the server's address on the link (give it to the server as {@code OAIAddr}) */
+    public String serverAddress() {
+        return serverAddress;
+    }
+
+    /** @return milliseconds the link takes to carry one MiB at its rate (rates as {@code 100mbit}, {@code 1gbit}) */
+    public double millisPerMib() {
+        java.util.regex.Matcher m = java.util.regex.Pattern.compile("(\\d+)([kmg]?)bit").matcher(rate);
+        if (!m.matches()) {
+            throw new IllegalArgumentException("link rate '" + rate + "': expected a number and kbit, mbit or gbit");
+        }
+        double bits = Double.parseDouble(m.group(1)) * switch (m.group(2)) {
+            case "k" -> 1e3;
+            case "m" -> 1e6;
+            case "g" -> 1e9;
+            default -> 1;
+        };
+        return 8.0 * (1 << 20) / bits * 1000;
+    }
+
+    /** @return what goes before a client's command so it runs behind the link */
+    public List<String> clientPrefix() {
+        return List.of("ip", "netns", "exec", namespace);
+    }
+
+    /** @return one line for the report */
+    public String describe() {
+        return "clients in network namespace " + namespace + ", reaching the server (" + serverAddress
+                + ") over a veth link limited to " + rate + " (HTB) with a " + (queueBytes >> 10) + " KiB FIFO";
+    }
+
+    /** @return the queue's counters ({@code tc -s qdisc}), for the log */
+    public String statistics() {
+        try {
+            return run("ip", "netns", "exec", namespace, "tc", "-s", "qdisc", "show");
+        } catch (IOException e) {
+            return e.getMessage();
+        }
+    }
+
+    /** Deletes the namespace, which deletes the veth pair and its queue. */
+    @Override
+    public void close() {
+        if (closed) {
+            return;
+        }
+        closed = true;
+        try {
+            run("ip", "netns", "del", namespace);
+        } catch (IOException ignored) {
+            // not created, or already gone
+        }
+    }
+
+    private static String run(String... command) throws IOException {
+        Path out = Files.createTempFile("irmi-link", ".out");
+        try {
+            Process p = new ProcessBuilder(command).redirectErrorStream(true).redirectOutput(out.toFile()).start();
+            if (!p.waitFor(10, TimeUnit.SECONDS)) {
+                p.destroyForcibly();
+                throw new IOException("'" + String.join(" ", command) + "' did not finish in 10 s");
+            }
+            String text = Files.readString(out, StandardCharsets.UTF_8).trim();
+            if (p.exitValue() != 0) {
+                throw new IOException("the crosstalk link emulation needs root (CAP_NET_ADMIN) and iproute2: '"
+                        + String.join(" ", command) + "' exited with " + p.exitValue() + ": " + text);
+            }
+            return text;
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            throw new IOException("interrupted: " + String.join(" ", command), e);
+        } finally {
+            Files.deleteIfExists(out);
+        }
+    }
+}
