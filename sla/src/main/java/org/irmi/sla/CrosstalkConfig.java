@@ -21,6 +21,9 @@ import org.irmi.sla.internal.Check;
  * @param defaultWeight weight of streams no entry selects, more than 0, at most 1000 (default 1)
  * @param idleAfter time without data after which a stream no longer counts as active, 1ms to 1h (default 1s)
  * @param weights weights in order; the first match wins
+ * @param weightPer whom a weight belongs to: each connection ({@link WeightPer#CONNECTION}, the default), or
+ *     the rule, whose weight the connections it matches share ({@link WeightPer#RULE}; the connections no
+ *     rule matches then share {@code defaultWeight})
  * @param minReadBudgetBytes least read budget a stream gets per turn, 256B to 64MiB (default 1KiB); not an SLA
  *     key, set only through {@link #custom()}
  * @param maxReadBudgetBytes most read budget a stream gets per turn, 256B to 1GiB (default 16MiB), at least
@@ -34,6 +37,7 @@ public record CrosstalkConfig(
     double defaultWeight,
     Duration idleAfter,
     List<StreamWeight> weights,
+    WeightPer weightPer,
     long minReadBudgetBytes,
     long maxReadBudgetBytes) {
 
@@ -45,9 +49,34 @@ public record CrosstalkConfig(
   public static final long DEFAULT_MIN_READ_BUDGET_BYTES = 1024;
   public static final long DEFAULT_MAX_READ_BUDGET_BYTES = 16 * 1024 * 1024;
 
+  /**
+   * Whom a weight belongs to. YAML values {@code connection} and {@code rule}.
+   *
+   * <p>{@code connection}: every connection a rule matches reads with the rule's weight, so N
+   * connections of weight 1 together outweigh one of weight 8 once N passes 8. {@code rule}: the
+   * connections a rule matches share its weight as one class of traffic (each gets the weight over
+   * the number of its active connections), so a stream weighted 8 keeps 8/9 of the reader however
+   * many unweighted connections come and go, as a class of a weighted fair queue does.
+   */
+  public enum WeightPer {
+    CONNECTION("connection"), RULE("rule");
+
+    private final String yaml;
+
+    WeightPer(String yaml) {
+      this.yaml = yaml;
+    }
+
+    /** @return the YAML spelling */
+    public String yaml() {
+      return yaml;
+    }
+  }
+
   /** Validates every field. */
   public CrosstalkConfig {
     weights = List.copyOf(weights);
+    java.util.Objects.requireNonNull(weightPer, "weightPer");
     Check c = new Check();
     c.bytes("baseReadBudget", baseReadBudgetBytes, 1024, 64L << 20);
     c.bytes("receiveBuffer.min", minReceiveBufferBytes, 1024, 256L << 20);
@@ -80,6 +109,7 @@ public record CrosstalkConfig(
     private double defaultWeight = DEFAULT_WEIGHT;
     private Duration idleAfter = DEFAULT_IDLE_AFTER;
     private final List<StreamWeight> weights = new ArrayList<>();
+    private WeightPer weightPer = WeightPer.CONNECTION;
     private long minReadBudgetBytes = DEFAULT_MIN_READ_BUDGET_BYTES;
     private long maxReadBudgetBytes = DEFAULT_MAX_READ_BUDGET_BYTES;
 
@@ -92,12 +122,13 @@ public record CrosstalkConfig(
     public Builder defaultWeight(double v) { defaultWeight = v; return this; }
     public Builder idleAfter(Duration v) { idleAfter = v; return this; }
     public Builder addWeight(StreamWeight v) { weights.add(v); return this; }
+    public Builder weightPer(WeightPer v) { weightPer = v; return this; }
     public Builder minReadBudgetBytes(long v) { minReadBudgetBytes = v; return this; }
     public Builder maxReadBudgetBytes(long v) { maxReadBudgetBytes = v; return this; }
 
     public CrosstalkConfig build() {
       return new CrosstalkConfig(enabled, baseReadBudgetBytes, minReceiveBufferBytes, maxReceiveBufferBytes,
-          defaultWeight, idleAfter, weights, minReadBudgetBytes, maxReadBudgetBytes);
+          defaultWeight, idleAfter, weights, weightPer, minReadBudgetBytes, maxReadBudgetBytes);
     }
   }
 }

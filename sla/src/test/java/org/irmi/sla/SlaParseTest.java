@@ -88,6 +88,17 @@ class SlaParseTest {
   }
 
   @Test
+  void shouldShareWeightsPerRuleWhenWeightPerIsRule() {
+    Sla sla = Sla.parse("service: s\nisolationPoints:\n  crosstalk:\n    weightPer: rule\n    weights:\n"
+        + "      - objectKey: \"*bulk*\"\n        weight: 8\n", "s.yaml");
+
+    CrosstalkConfig c = sla.isolationPoints().crosstalk().orElseThrow();
+
+    assertThat(c.weightPer()).isEqualTo(CrosstalkConfig.WeightPer.RULE);
+    assertThat(CrosstalkConfig.ofDefaults().weightPer()).isEqualTo(CrosstalkConfig.WeightPer.CONNECTION);
+  }
+
+  @Test
   void shouldBindEveryBuiltInModuleWhenChainedAsFallbacks() {
     Sla sla = Sla.load(Path.of("src/test/resources/valid/every-module.yaml"));
     ActionConfig slow = sla.isolationPoints().slowClient().orElseThrow().action();

@@ -15,7 +15,9 @@ import org.slf4j.LoggerFactory;
 /**
  * The QoS-crosstalk point. SELECTOR THREAD ONLY: all state lives in plain maps owned by the one
  * selector thread. A connection's weight is the first rule matching its client address, replaced
- * by the weight of the first object-key or tag rule its latest request matched.
+ * by the weight of the first object-key or tag rule its latest request matched. With
+ * {@code weightPer: rule} the active connections of one rule (or of none: the default weight)
+ * share its weight, each reading with the weight over their number.
  *
  * <p>Budgets are pushed to the {@link ConnectionTuner} only when they change, so a steady set of
  * streams costs one allocation pass per tick and no system calls.
@@ -30,21 +32,29 @@ public final class DefaultQosCrosstalkPoint implements QosCrosstalkPoint {
     private final Map<Long, Conn> connections = new HashMap<>();
     private volatile int activeStreams;
 
+    /** The rule of the connections no rule matches. */
+    private static final int DEFAULT_RULE = -1;
+
     /** One connection's state; selector thread only. */
     private static final class Conn {
         final long id;
         final double addressWeight;
+        final int addressRule;
         double weight;
+        /** Index of the rule that gave {@link #weight}, or {@link #DEFAULT_RULE}. */
+        int rule;
         long bytesRead;
         long bytesAtLastTick;
         long lastActiveNanos = Long.MIN_VALUE / 2;
         int appliedBudget = -1;
         int appliedReceiveBuffer = UNTUNED;
 
-        Conn(long id, double addressWeight) {
+        Conn(long id, double addressWeight, int addressRule) {
             this.id = id;
             this.addressWeight = addressWeight;
+            this.addressRule = addressRule;
             this.weight = addressWeight;
+            this.rule = addressRule;
         }
     }
 
@@ -57,13 +67,16 @@ public final class DefaultQosCrosstalkPoint implements QosCrosstalkPoint {
     @Override
     public void onConnectionOpened(long connectionId, String peerAddress) {
         double w = config.defaultWeight();
-        for (StreamWeight r : weights) {
+        int rule = DEFAULT_RULE;
+        for (int i = 0; i < weights.size(); i++) {
+            StreamWeight r = weights.get(i);
             if (r.kind() == StreamWeight.Kind.CLIENT && r.matches(peerAddress)) {
                 w = r.weight();
+                rule = i;
                 break;
             }
         }
-        connections.put(connectionId, new Conn(connectionId, w));
+        connections.put(connectionId, new Conn(connectionId, w, rule));
     }
 
     @Override
@@ -78,7 +91,9 @@ public final class DefaultQosCrosstalkPoint implements QosCrosstalkPoint {
             return;
         }
         double w = c.addressWeight;
-        for (StreamWeight r : weights) {
+        int rule = c.addressRule;
+        for (int i = 0; i < weights.size(); i++) {
+            StreamWeight r = weights.get(i);
             boolean hit = switch (r.kind()) {
                 case OBJECT_KEY -> r.matches(request.objectKey());
                 case TAG -> r.matches(request.tag());
@@ -86,10 +101,12 @@ public final class DefaultQosCrosstalkPoint implements QosCrosstalkPoint {
             };
             if (hit) {
                 w = r.weight();
+                rule = i;
                 break;
             }
         }
         c.weight = w;
+        c.rule = rule;
     }
 
     @Override
@@ -102,19 +119,30 @@ public final class DefaultQosCrosstalkPoint implements QosCrosstalkPoint {
 
     @Override
     public void tick(long nowNanos) {
-        List<ReadBudgetAllocator.Stream> active = new ArrayList<>();
+        List<Conn> activeConns = new ArrayList<>();
         for (Conn c : connections.values()) {
             if (c.bytesRead != c.bytesAtLastTick) {
                 c.bytesAtLastTick = c.bytesRead;
                 c.lastActiveNanos = nowNanos;
             }
             if (nowNanos - c.lastActiveNanos <= config.idleAfter().toNanos()) {
-                active.add(new ReadBudgetAllocator.Stream(c.id, c.weight));
+                activeConns.add(c);
             } else {
                 // Idle: back to the base budget; its receive buffer stays as it is (no system call,
                 // and a buffer left to the kernel's autotuning stays so).
                 apply(c, (int) config.baseReadBudgetBytes(), c.appliedReceiveBuffer);
             }
+        }
+        // weightPer: rule: the active connections of a rule share its weight.
+        Map<Integer, Integer> perRule = new HashMap<>();
+        if (config.weightPer() == CrosstalkConfig.WeightPer.RULE) {
+            for (Conn c : activeConns) {
+                perRule.merge(c.rule, 1, Integer::sum);
+            }
+        }
+        List<ReadBudgetAllocator.Stream> active = new ArrayList<>(activeConns.size());
+        for (Conn c : activeConns) {
+            active.add(new ReadBudgetAllocator.Stream(c.id, c.weight / perRule.getOrDefault(c.rule, 1)));
         }
         if (active.size() != activeStreams) {
             LOG.debug("irmi.crosstalk active streams {} -> {}", activeStreams, active.size());

@@ -56,6 +56,53 @@ class DefaultQosCrosstalkPointTest {
     }
 
     @Test
+    void shouldShareARulesWeightAmongItsActiveConnectionsWhenWeightIsPerRule() {
+        CrosstalkConfig c = CrosstalkConfig.custom().weightPer(CrosstalkConfig.WeightPer.RULE)
+                .addWeight(new StreamWeight(StreamWeight.Kind.OBJECT_KEY, "*bulk*", 8))
+                .baseReadBudgetBytes(16 * 1024).minReadBudgetBytes(256).build();
+        DefaultQosCrosstalkPoint p = new DefaultQosCrosstalkPoint(c, tuner);
+        p.onConnectionOpened(1, "127.0.0.1");
+        p.onRequestHeader(header(1, "POA/bulk", null));
+        p.onBytesRead(1, 1);
+        for (long small = 2; small <= 5; small++) {
+            p.onConnectionOpened(small, "127.0.0.1");
+            p.onRequestHeader(header(small, "POA/small", null));
+            p.onBytesRead(small, 1);
+        }
+
+        p.tick(0);
+
+        // Five streams, the four unweighted ones share weight 1: 8 against 1/4 each, W = 9.
+        assertThat(budgets.get(1L)).isEqualTo(Math.round(16 * 1024 * 5 * 8 / 9.0));
+        for (long small = 2; small <= 5; small++) {
+            assertThat(budgets.get(small)).isEqualTo(Math.round(16 * 1024 * 5 * 0.25 / 9.0));
+        }
+        // Together the four read what one unweighted stream would: 1/8 of the weighted one.
+        assertThat(4.0 * budgets.get(2L) / budgets.get(1L)).isCloseTo(1 / 8.0, within(0.001));
+    }
+
+    @Test
+    void shouldGiveEveryConnectionItsRulesWholeWeightWhenWeightIsPerConnection() {
+        CrosstalkConfig c = CrosstalkConfig.custom()
+                .addWeight(new StreamWeight(StreamWeight.Kind.OBJECT_KEY, "*bulk*", 8))
+                .baseReadBudgetBytes(16 * 1024).minReadBudgetBytes(256).build();
+        DefaultQosCrosstalkPoint p = new DefaultQosCrosstalkPoint(c, tuner);
+        p.onConnectionOpened(1, "127.0.0.1");
+        p.onRequestHeader(header(1, "POA/bulk", null));
+        p.onBytesRead(1, 1);
+        for (long small = 2; small <= 5; small++) {
+            p.onConnectionOpened(small, "127.0.0.1");
+            p.onRequestHeader(header(small, "POA/small", null));
+            p.onBytesRead(small, 1);
+        }
+
+        p.tick(0);
+
+        assertThat(c.weightPer()).isEqualTo(CrosstalkConfig.WeightPer.CONNECTION);
+        assertThat(4.0 * budgets.get(2L) / budgets.get(1L)).isCloseTo(4 / 8.0, within(0.001));
+    }
+
+    @Test
     void shouldGiveReadSharesOfOneTwoFourWhenEveryStreamHasDataWaiting() {
         CrosstalkConfig c = CrosstalkConfig.custom()
                 .addWeight(new StreamWeight(StreamWeight.Kind.OBJECT_KEY, "w2", 2))

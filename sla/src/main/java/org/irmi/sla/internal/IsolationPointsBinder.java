@@ -2,6 +2,7 @@ package org.irmi.sla.internal;
 
 import java.time.Duration;
 import java.util.ArrayList;
+import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
@@ -270,6 +271,15 @@ final class IsolationPointsBinder {
     Duration idle = s.duration("idleAfter");
     if (idle != null) {
       b.idleAfter(idle);
+    }
+    Map<String, CrosstalkConfig.WeightPer> per = new LinkedHashMap<>();
+    for (CrosstalkConfig.WeightPer p : CrosstalkConfig.WeightPer.values()) {
+      per.put(p.yaml(), p);
+    }
+    CrosstalkConfig.WeightPer weightPer = s.scalar("weightPer", "connection or rule",
+        t -> SectionReader.choice(t, CrosstalkConfig.WeightPer.class, per));
+    if (weightPer != null) {
+      b.weightPer(weightPer);
     }
     List<StreamWeight> weights = reader.itemList(s, "weights", SlaKeys.WEIGHT, "weights", this::weight);
     if (weights != null) {

@@ -52,7 +52,7 @@ public final class SlaKeys {
         "minEpisode", "attribution", "confirmEpisodes", "coolDown", "probation", "signatures", "neverFilter", "action"));
     m.put(PROBATION, List.of("rate", "admitAfter"));
     m.put(SIGNATURE, List.of("name", "operation", "offset", "length", "pattern"));
-    m.put(CROSSTALK, List.of("enabled", "baseReadBudget", "receiveBuffer", "defaultWeight", "idleAfter", "weights"));
+    m.put(CROSSTALK, List.of("enabled", "baseReadBudget", "receiveBuffer", "defaultWeight", "idleAfter", "weightPer", "weights"));
     m.put(RECEIVE_BUFFER, List.of("min", "max"));
     m.put(WEIGHT, List.of("client", "objectKey", "tag", "weight"));
     m.put(ACTION_PREFIX + "reject", List.of("module", "kind", "minorCode", "reason", "fallback"));

@@ -186,6 +186,7 @@ public final class SlaRenderer {
     m.put("receiveBuffer", rb);
     m.put("defaultWeight", number(c.defaultWeight()));
     m.put("idleAfter", Units.formatDuration(c.idleAfter()));
+    m.put("weightPer", c.weightPer().yaml());
     if (!c.weights().isEmpty()) {
       List<Object> ws = new ArrayList<>();
       for (StreamWeight w : c.weights()) {

@@ -77,8 +77,15 @@ public final class CrosstalkExperiment implements Experiment {
     /** The link of this run, or null on loopback. */
     private LinkEmulation link;
 
-    /** One condition: which ORB, the large stream's weight (I-RMI only), how many 2 KB streams. */
-    record Case(String label, OrbKind orb, int weight, int streams) {
+    /**
+     * One condition: which ORB, the large stream's weight (I-RMI only), how many 2 KB streams, and
+     * whether the SLA's weights are taken per connection instead of per rule (the comparison the
+     * full run adds, outside the goals and curves).
+     */
+    record Case(String label, OrbKind orb, int weight, int streams, boolean perConnection) {
+        Case(String label, OrbKind orb, int weight, int streams) {
+            this(label, orb, weight, streams, false);
+        }
     }
 
     /** The JIT warm-up gate: over this window ... */
@@ -250,6 +257,11 @@ public final class CrosstalkExperiment implements Experiment {
                     cases.add(new Case("I-RMI " + weight + "x + " + streamsLabel(MANY_STREAMS), OrbKind.IRMI, weight, MANY_STREAMS));
                 }
             }
+            if (length == org.irmi.bench.experiments.RunLength.FULL && MANY_STREAMS > 1) {
+                // The same SLA with weightPer: connection, to show what sharing the weight per rule changes.
+                cases.add(new Case("I-RMI " + GOAL_WEIGHT + "x per connection + " + streamsLabel(MANY_STREAMS), OrbKind.IRMI,
+                        GOAL_WEIGHT, MANY_STREAMS, true));
+            }
         }
         return cases;
     }
@@ -261,7 +273,7 @@ public final class CrosstalkExperiment implements Experiment {
     private Map<Integer, long[]> runCase(RunContext context, Case c, int reps, int warmup, long warmupMillis)
             throws Exception {
         String tag = "crosstalk-" + c.label().replaceAll("[^A-Za-z0-9]+", "-").toLowerCase();
-        Path sla = c.orb() == OrbKind.IRMI ? slaWithWeight(context.resultsDir(), c.weight()) : null;
+        Path sla = c.orb() == OrbKind.IRMI ? slaWithWeight(context.resultsDir(), c.weight(), c.perConnection()) : null;
         try (Children children = new Children()) {
             List<String> serverOptions = withHeap(c.orb().jvmOptions(sla), SERVER_HEAP);
             String extra = System.getProperty("irmi.crosstalk.serverJvmOptions", "");
@@ -401,19 +413,26 @@ public final class CrosstalkExperiment implements Experiment {
      * The worked example {@code sla/crosstalk.yaml} weights the large stream 8x; the other weights
      * are the same file with that one number changed.
      */
-    static Path slaWithWeight(Path resultsDir, int weight) throws IOException {
+    static Path slaWithWeight(Path resultsDir, int weight, boolean perConnection) throws IOException {
         String own = System.getProperty("irmi.crosstalk.sla"); // an SLA of one's own, with 'weight: 8' for the large stream
         Path example = own != null ? Path.of(own) : SlaFiles.extract(resultsDir, "crosstalk.yaml");
-        if (weight == GOAL_WEIGHT) {
+        if (weight == GOAL_WEIGHT && !perConnection) {
             return example;
         }
         String text = Files.readString(example, StandardCharsets.UTF_8);
         String changed = text.replace("weight: " + GOAL_WEIGHT, "weight: " + weight);
-        if (changed.equals(text)) {
-            throw new IllegalStateException("sla/crosstalk.yaml has no 'weight: " + GOAL_WEIGHT + "' to vary");
+        if (weight != GOAL_WEIGHT && changed.equals(text)) {
+            throw new IllegalStateException(example + " has no 'weight: " + GOAL_WEIGHT + "' to vary");
+        }
+        if (perConnection) {
+            String before = changed;
+            changed = changed.replace("weightPer: rule", "weightPer: connection");
+            if (changed.equals(before)) {
+                throw new IllegalStateException(example + " has no 'weightPer: rule' to turn into 'connection'");
+            }
         }
         Files.createDirectories(resultsDir.resolve("sla"));
-        Path copy = resultsDir.resolve("sla").resolve("crosstalk-" + weight + "x.yaml");
+        Path copy = resultsDir.resolve("sla").resolve("crosstalk-" + weight + "x" + (perConnection ? "-per-connection" : "") + ".yaml");
         Files.writeString(copy, changed, StandardCharsets.UTF_8);
         return copy;
     }

@@ -93,6 +93,22 @@ final class CrosstalkReport {
         if (oneX.stream().anyMatch(Double::isFinite)) {
             result.figure("irmi.ratio.1x." + MANY_STREAMS + "streams", Spread.of(oneX).median());
         }
+        // The comparison of the full run: the same SLA with the weights taken per connection.
+        List<Double> perConnection = new ArrayList<>();
+        for (Map<Case, Map<Integer, long[]>> trial : trials) {
+            Case pc = trial.keySet().stream().filter(Case::perConnection).findFirst().orElse(null);
+            perConnection.add(worstRatio(trial, find(trial, OrbKind.IRMI, GOAL_WEIGHT, 0), pc));
+        }
+        if (perConnection.stream().anyMatch(Double::isFinite)) {
+            result.figure("irmi.ratio.perConnection." + MANY_STREAMS + "streams", Spread.of(perConnection).median());
+            result.note(String.format("The SLA shares each weight among the connections of its rule (weightPer: rule): the %d"
+                    + " secondary streams together read what one unweighted stream would. With weightPer: connection (each"
+                    + " stream weighted 1 on its own, so together %d/%d of the large stream's reads), I-RMI %dx with %s took"
+                    + " %s its time alone (worst size >= 1 MB), against %s with weightPer: rule.",
+                    MANY_STREAMS, MANY_STREAMS, GOAL_WEIGHT, GOAL_WEIGHT, streamsLabel(MANY_STREAMS),
+                    Spread.of(perConnection).format("%.2fx"),
+                    Spread.of(irmiByStreams.getOrDefault(MANY_STREAMS, List.of())).format("%.2fx")));
+        }
         int harmStreams = fewestStreamsShowingHarm(plainByStreams);
         result.figure("plain.fewestStreamsShowingHarm", harmStreams);
         // The goal is one stream and four; where one stream does not show the harm on this
@@ -211,7 +227,7 @@ final class CrosstalkReport {
             Map<Integer, Double> curve = null;
             for (Map.Entry<Case, Map<Integer, Double>> e : curves.entrySet()) {
                 Case c = e.getKey();
-                if (c.orb() == OrbKind.IRMI && c.streams() == streams && c.weight() == weight) {
+                if (c.orb() == OrbKind.IRMI && c.streams() == streams && c.weight() == weight && !c.perConnection()) {
                     curve = e.getValue();
                 }
             }
@@ -253,7 +269,7 @@ final class CrosstalkReport {
 
     static Case find(Map<Case, Map<Integer, long[]>> trial, OrbKind orb, int weight, int streams) {
         for (Case c : trial.keySet()) {
-            if (c.orb() == orb && c.streams() == streams && (orb == OrbKind.PLAIN || c.weight() == weight)) {
+            if (c.orb() == orb && c.streams() == streams && !c.perConnection() && (orb == OrbKind.PLAIN || c.weight() == weight)) {
                 return c;
             }
         }

@@ -77,6 +77,9 @@ class CrosstalkReportTest {
             assertThat(full).as("weight %d, %d streams", weight, most).anyMatch(c -> c.weight() == weight && c.streams() == most);
         }
         assertThat(full).extracting(Case::label).doesNotHaveDuplicates();
+        assertThat(full).as("one comparison with the weights per connection").filteredOn(Case::perConnection)
+                .singleElement().satisfies(c -> assertThat(c.streams()).isEqualTo(most));
+        assertThat(CrosstalkExperiment.plan(RunLength.QUICK, true, true)).noneMatch(Case::perConnection);
         assertThat(CrosstalkExperiment.plan(RunLength.TINY, true, false)).extracting(Case::streams).containsExactly(0, 1, most);
         assertThat(CrosstalkExperiment.plan(RunLength.QUICK, true, false)).as("quick: alone, 1 and N streams")
                 .extracting(Case::streams).containsExactly(0, 1, most);
