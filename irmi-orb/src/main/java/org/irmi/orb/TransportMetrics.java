@@ -45,7 +45,7 @@ public final class TransportMetrics implements MeterBinder {
                 "connections", s -> s.budgetCloses());
         counter(registry, "irmi.transport.connections.accepted", "connections accepted", "connections",
                 s -> s.acceptedConnections());
-        counter(registry, "irmi.transport.connections.refused", "connections refused at max_server_connections",
+        counter(registry, "irmi.transport.connections.refused", "connections refused at max_server_connections or max_receptor_threads",
                 "connections", s -> s.refusedConnections());
         counter(registry, "irmi.transport.messages.read", "complete GIOP messages read", "messages",
                 s -> s.messagesRead());

@@ -5,7 +5,8 @@ package org.irmi.orb;
  *
  * @param openConnections        connections open now
  * @param acceptedConnections    connections accepted
- * @param refusedConnections     connections closed at once because {@code max_server_connections} was reached
+ * @param refusedConnections     connections closed at once because {@code max_server_connections} (or, where set,
+ *                               {@code server.max_receptor_threads}) was reached
  * @param messagesRead           complete GIOP messages read (fragments reassembled count once)
  * @param bytesRead              bytes read from all connections
  * @param messageErrorsSent      MessageError replies sent for malformed input

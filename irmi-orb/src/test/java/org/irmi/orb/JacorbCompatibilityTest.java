@@ -21,6 +21,7 @@ import irmitest.Greeter;
 import irmitest.GreeterHelper;
 import irmitest.GreeterPOA;
 
+import org.irmi.orb.internal.TransportConfig;
 import org.jacorb.orb.giop.GIOPConnection;
 import org.jacorb.orb.iiop.ServerIIOPConnection;
 import org.jacorb.orb.listener.TCPConnectionEvent;
@@ -32,6 +33,7 @@ import org.omg.BiDirPolicy.BIDIRECTIONAL_POLICY_TYPE;
 import org.omg.BiDirPolicy.BOTH;
 import org.omg.BiDirPolicy.BidirectionalPolicyValueHelper;
 import org.omg.CORBA.Any;
+import org.omg.CORBA.COMM_FAILURE;
 import org.omg.CORBA.LocalObject;
 import org.omg.CORBA.ORB;
 import org.omg.CORBA.Policy;
@@ -48,7 +50,7 @@ import org.omg.PortableServer.POAHelper;
 /**
  * What code written for JacORB does with a server, done on I-RMI's selector transport: the
  * differences JacORB's own regression suite found (bugjac166, bugjac195, max_server_connections=0,
- * bi-directional GIOP). The clients are stock JacORB.
+ * max_receptor_threads (bugjac460), bi-directional GIOP). The clients are stock JacORB.
  */
 class JacorbCompatibilityTest {
 
@@ -210,6 +212,39 @@ class JacorbCompatibilityTest {
         assertThatThrownBy(() -> Orbs.serve(server, new EchoServant()))
                 .hasStackTraceContaining("jacorb.connection.max_server_connections must be >= 0 but is -1")
                 .satisfies(e -> assertThat(stackTrace(e)).doesNotContain("irmi.transport.jacorb"));
+    }
+
+    // ------------------------------------------------------------------ max_receptor_threads (bugjac460)
+
+    @Test
+    void shouldRefuseAConnectionBeyondMaxReceptorThreadsAndServeItOnceTheFirstCloses() throws Exception {
+        server = Orbs.irmi(TransportConfig.MAX_RECEPTOR_THREADS, "1");
+        String ior = Orbs.serve(server, new EchoServant());
+        IrmiTransport transport = Orbs.transport(server);
+        client = Orbs.stock();
+        assertThat(EchoHelper.narrow(client.string_to_object(ior)).echoString("first")).isEqualTo("first");
+
+        ORB second = Orbs.stock("jacorb.retries", "0");
+        try {
+            Echo echo = EchoHelper.unchecked_narrow(second.string_to_object(ior));
+            // as JacORB's BugJac460Test: the second connection's call fails while the first is open
+            assertThatThrownBy(() -> echo.echoString("second")).isInstanceOf(COMM_FAILURE.class);
+            assertThat(transport.stats().refusedConnections()).isEqualTo(1);
+
+            Orbs.destroy(client);
+            client = null;
+            awaitTrue(() -> transport.stats().openConnections() == 0, "the first client's connection closed");
+            assertThat(echo.echoString("now")).isEqualTo("now");
+        } finally {
+            Orbs.destroy(second);
+        }
+    }
+
+    @Test
+    void shouldNameJacorbsOwnKeyWhenMaxReceptorThreadsIsNegative() {
+        server = Orbs.irmi(TransportConfig.MAX_RECEPTOR_THREADS, "-1");
+        assertThatThrownBy(() -> Orbs.serve(server, new EchoServant()))
+                .hasStackTraceContaining("jacorb.connection.server.max_receptor_threads must be >= 0 but is -1");
     }
 
     private static String stackTrace(Throwable e) {

@@ -10,9 +10,11 @@ import java.util.Properties;
 import irmitest.Echo;
 import irmitest.EchoHelper;
 
+import org.irmi.orb.internal.TransportConfig;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
+import org.omg.CORBA.COMM_FAILURE;
 import org.omg.CORBA.ORB;
 
 /**
@@ -62,6 +64,24 @@ class JacorbOrbClassTest {
         IrmiTransport transport = api.transport().orElseThrow();
         assertThat(transport.stats().acceptedConnections()).isEqualTo(1);
         assertThat(Threads.named(IrmiTransport.READER_THREAD_NAME)).isPositive();
+    }
+
+    @Test
+    void shouldBoundTheConnectionsServedAtOnceByMaxReceptorThreadsInsideJacorbsOrbClass() {
+        // JacORB's BugJac460Test, run with JacORB's ORB class: one receptor thread, a second client fails
+        server = jacorbWithIrmi(TransportConfig.MAX_RECEPTOR_THREADS, "1");
+        String ior = Orbs.serve(server, new EchoServant());
+        client = Orbs.stock();
+        assertThat(EchoHelper.narrow(client.string_to_object(ior)).echoString("first")).isEqualTo("first");
+
+        ORB second = Orbs.stock("jacorb.retries", "0");
+        try {
+            Echo echo = EchoHelper.unchecked_narrow(second.string_to_object(ior));
+            assertThatThrownBy(() -> echo.echoString("second")).isInstanceOf(COMM_FAILURE.class);
+            assertThat(Orbs.transport(server).stats().refusedConnections()).isEqualTo(1);
+        } finally {
+            Orbs.destroy(second);
+        }
     }
 
     @Test

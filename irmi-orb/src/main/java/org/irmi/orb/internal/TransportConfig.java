@@ -21,7 +21,9 @@ import org.jacorb.config.ConfigurationException;
  * @param idleTimeoutMillis        idle time after which a connection is closed (0 = never)
  * @param maxFragmentedMessages    fragmented messages one connection may have in progress
  * @param maxServerConnections     connections served at once; further ones are closed at accept (0, as in
- *                                 JacORB: every connection is closed at accept)
+ *                                 JacORB: every connection is closed at accept). The lower of
+ *                                 {@code jacorb.connection.max_server_connections} and, where it is set,
+ *                                 {@code jacorb.connection.server.max_receptor_threads} (see {@link #from})
  * @param receiveBufferBytes       SO_RCVBUF of accepted connections (0 = system default)
  * @param sweepIntervalMillis      how often the reader checks for idle and stalled connections
  * @param maxInboundBytes          the transport-wide inbound memory budget (see {@code InboundBudget})
@@ -58,6 +60,10 @@ public record TransportConfig(int maxMessageBytes, int readBudgetBytes, int solo
     public static final long DEFAULT_MAX_READ_DEFER_MILLIS = 10;
     public static final int DEFAULT_READ_PACING_REQUEST_COST_BYTES = 128 * 1024;
     public static final boolean DEFAULT_ADAPT_REQUESTS_IN_FLIGHT = true;
+    /** JacORB's key for the connections a server serves at once. */
+    public static final String MAX_SERVER_CONNECTIONS = "jacorb.connection.max_server_connections";
+    /** JacORB's key for its server's reader threads, one per connection (bugjac460). */
+    public static final String MAX_RECEPTOR_THREADS = "jacorb.connection.server.max_receptor_threads";
     /** JacORB's own default of {@code jacorb.poa.thread_pool_max}. */
     static final int JACORB_THREAD_POOL_MAX = 20;
 
@@ -72,7 +78,7 @@ public record TransportConfig(int maxMessageBytes, int readBudgetBytes, int solo
         atLeast(PREFIX + "stall_timeout_ms", stallTimeoutMillis, 1);
         atLeast(PREFIX + "idle_timeout_ms", idleTimeoutMillis, 0);
         atLeast(PREFIX + "max_fragmented_messages", maxFragmentedMessages, 1);
-        atLeast("jacorb.connection.max_server_connections", maxServerConnections, 0);
+        atLeast(MAX_SERVER_CONNECTIONS, maxServerConnections, 0);
         atLeast(PREFIX + "receive_buffer_bytes", receiveBufferBytes, 0);
         atLeast(PREFIX + "sweep_interval_ms", sweepIntervalMillis, 1);
         atLeast(PREFIX + "max_inbound_bytes", maxInboundBytes, 1);
@@ -88,9 +94,21 @@ public record TransportConfig(int maxMessageBytes, int readBudgetBytes, int solo
         }
     }
 
-    /** Reads the settings, falling back to the defaults above. */
+    /**
+     * Reads the settings, falling back to the defaults above.
+     *
+     * <p>{@code jacorb.connection.server.max_receptor_threads}: stock JacORB gives every accepted
+     * connection a receptor thread of its own for the connection's life, and closes a connection
+     * for which its pool has no thread left ({@code NO_RESOURCES} at accept). So the key bounds the
+     * connections a JacORB server serves at once, and that is the meaning it has here, where one
+     * selector thread reads every connection: it lowers {@code maxServerConnections}. Unset, it
+     * does not apply (JacORB's default of 1,000 threads is not imposed on the selector transport).
+     */
     public static TransportConfig from(Configuration c) throws ConfigurationException {
         int jacorbIdle = c.getAttributeAsInteger("jacorb.connection.server.timeout", 0);
+        int maxServerConnections = c.getAttributeAsInteger(MAX_SERVER_CONNECTIONS, Integer.MAX_VALUE);
+        int maxReceptorThreads = c.getAttributeAsInteger(MAX_RECEPTOR_THREADS, Integer.MAX_VALUE);
+        atLeast(MAX_RECEPTOR_THREADS, maxReceptorThreads, 0);
         return new TransportConfig(
                 c.getAttributeAsInteger(PREFIX + "max_message_bytes", DEFAULT_MAX_MESSAGE_BYTES),
                 c.getAttributeAsInteger(PREFIX + "read_budget_bytes", DEFAULT_READ_BUDGET_BYTES),
@@ -102,7 +120,7 @@ public record TransportConfig(int maxMessageBytes, int readBudgetBytes, int solo
                 c.getAttributeAsLong(PREFIX + "stall_timeout_ms", DEFAULT_STALL_TIMEOUT_MILLIS),
                 c.getAttributeAsLong(PREFIX + "idle_timeout_ms", jacorbIdle),
                 c.getAttributeAsInteger(PREFIX + "max_fragmented_messages", DEFAULT_MAX_FRAGMENTED_MESSAGES),
-                c.getAttributeAsInteger("jacorb.connection.max_server_connections", Integer.MAX_VALUE),
+                Math.min(maxServerConnections, maxReceptorThreads),
                 c.getAttributeAsInteger(PREFIX + "receive_buffer_bytes", 0),
                 c.getAttributeAsLong(PREFIX + "sweep_interval_ms", DEFAULT_SWEEP_INTERVAL_MILLIS),
                 c.getAttributeAsLong(PREFIX + "max_inbound_bytes",

@@ -20,7 +20,7 @@ public final class OrbVariants {
     public static final int POA_THREADS = 20;
     /** Queued requests the POA accepts before it answers TRANSIENT. */
     public static final int POA_QUEUE_MAX = 10_000;
-    /** Stock JacORB's cap on server connection reader threads. */
+    /** Stock JacORB's cap on server connection reader threads; on I-RMI the same cap on connections served at once. */
     public static final int MAX_RECEPTOR_THREADS = 4_000;
 
     private OrbVariants() {
