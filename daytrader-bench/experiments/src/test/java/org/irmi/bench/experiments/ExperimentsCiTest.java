@@ -89,17 +89,18 @@ class ExperimentsCiTest {
     }
 
     @Test
-    void shouldHoldSecondaryStreamsBackBehindTheHeavyStreamOnlyWhenItOutweighsThem() throws Exception {
+    void shouldHoldSecondaryStreamsBackBehindTheHeavyStreamOnlyWhenItsRuleOutweighsTheirs() throws Exception {
         // The crosstalk mechanism, in the experiment's own servers: with the large stream weighted 8x, I-RMI's
         // reader deferred the 2 KB streams' reads while a large request was in the middle of being read; with
-        // equal weights (1x) it never did.
+        // equal weights (1x) and one stream it never did. With 1x and N streams it does: the SLA shares a weight
+        // per rule (weightPer: rule), so the N streams share weight 1 and each is lighter than the large stream.
         ExperimentResult crosstalk = result("crosstalk");
         int streams = org.irmi.bench.experiments.internal.crosstalk.CrosstalkExperiment.MANY_STREAMS;
 
         assertThat(figure(crosstalk, "irmi.readDeferrals.8x.1streams")).isPositive();
         assertThat(figure(crosstalk, "irmi.readDeferrals.8x." + streams + "streams")).isPositive();
         assertThat(figure(crosstalk, "irmi.readDeferrals.1x.1streams")).isZero();
-        assertThat(figure(crosstalk, "irmi.readDeferrals.1x." + streams + "streams")).isZero();
+        assertThat(figure(crosstalk, "irmi.readDeferrals.1x." + streams + "streams")).isPositive();
     }
 
     @Test

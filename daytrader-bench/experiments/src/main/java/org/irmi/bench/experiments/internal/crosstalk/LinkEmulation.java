@@ -23,7 +23,7 @@ import java.util.concurrent.TimeUnit;
  * <p>Needs {@code CAP_NET_ADMIN} (root) and the {@code ip} and {@code tc} commands (iproute2).
  * {@link #open} throws an {@link IOException} that says which command failed and why.
  *
- * <p>THREADING: one owner; {@link #close} is idempotent.
+ * <p>THREADING: one owner; {@link #close} is idempotent and may also run from a shutdown hook.
  */
 public final class LinkEmulation implements AutoCloseable {
 
@@ -53,6 +53,7 @@ public final class LinkEmulation implements AutoCloseable {
         String peer = "ixc" + pid;
         String net = "10.213." + (pid % 250) + ".";
         LinkEmulation link = new LinkEmulation(namespace, net + "1", rate, queueBytes);
+        removeStale();
         try {
             run("ip", "netns", "add", namespace);
             run("ip", "link", "add", host, "type", "veth", "peer", "name", peer);
@@ -73,6 +74,8 @@ public final class LinkEmulation implements AutoCloseable {
             link.close();
             throw e;
         }
+        // A run ended by a signal still removes its namespace (close is idempotent).
+        Runtime.getRuntime().addShutdownHook(new Thread(link::close, "irmi-link-cleanup"));
         return link;
     }
 
@@ -118,7 +121,7 @@ public final class LinkEmulation implements AutoCloseable {
 
     /** Deletes the namespace, which deletes the veth pair and its queue. */
     @Override
-    public void close() {
+    public synchronized void close() {
         if (closed) {
             return;
         }
@@ -127,6 +130,29 @@ public final class LinkEmulation implements AutoCloseable {
             run("ip", "netns", "del", namespace);
         } catch (IOException ignored) {
             // not created, or already gone
+        }
+    }
+
+    /**
+     * Deletes the namespaces of earlier runs whose process is gone (a run killed before its
+     * {@link #close}): their veth pairs would otherwise stay, and one of them could hold this run's
+     * subnet.
+     */
+    private static void removeStale() throws IOException {
+        for (String line : run("ip", "netns", "list").lines().toList()) {
+            String name = line.split(" ")[0];
+            if (!name.startsWith("irmi-xt-")) {
+                continue;
+            }
+            try {
+                long pid = Long.parseLong(name.substring("irmi-xt-".length()));
+                if (ProcessHandle.of(pid).map(ProcessHandle::isAlive).orElse(false)) {
+                    continue; // another run's, still going
+                }
+            } catch (NumberFormatException notOurs) {
+                continue;
+            }
+            run("ip", "netns", "del", name);
         }
     }
 
