@@ -2,7 +2,7 @@ package org.irmi.bench.daytrader;
 
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.catchThrowable;
-import static org.junit.jupiter.api.Assumptions.assumeTrue;
+import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import java.util.Properties;
 import java.util.concurrent.atomic.AtomicLong;
@@ -17,7 +17,7 @@ import org.omg.CORBA.portable.OutputStream;
 class IrmiEndToEndTest extends AbstractEndToEndTest {
     @BeforeAll
     void startOnIrmi() throws Exception {
-        assumeTrue(OrbChoice.IRMI.isAvailable(), "org.irmi.orb.IrmiORB is not on the class path; skipping the I-RMI run");
+        assertTrue(OrbChoice.IRMI.isAvailable(), "org.irmi.orb.IrmiORB is not on the class path: build irmi-orb first (mvn install)");
         start(OrbChoice.IRMI);
     }
 

@@ -1,7 +1,7 @@
 package org.irmi.bench.echo.internal;
 
 import static org.assertj.core.api.Assertions.assertThat;
-import static org.junit.jupiter.api.Assumptions.assumeTrue;
+import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -34,10 +34,11 @@ abstract class LoadClientContract {
 
     @BeforeAll
     void start(@TempDir Path dir) throws Exception {
-        assumeTrue(NativeClients.unavailableReason().isEmpty(),
-                () -> "load client test skipped: " + NativeClients.unavailableReason().orElse(""));
-        assumeTrue(variant().isAvailable(),
-                () -> "load client test for " + variant().name() + " skipped: " + variant().orbClass() + " is not on the class path yet");
+        assertTrue(NativeClients.unavailableReason().isEmpty(),
+                () -> "the omniORB C++ clients cannot be built: " + NativeClients.unavailableReason().orElse("")
+                        + " (run scripts/prereqs.sh)");
+        assertTrue(variant().isAvailable(),
+                () -> "load client test for " + variant().name() + ": " + variant().orbClass() + " is not on the class path");
         clients = NativeClients.build();
         server = EchoServer.start(variant(), "127.0.0.1", 0, Map.of());
         iorFile = dir.resolve("echo.ior");

@@ -1,7 +1,7 @@
 package org.irmi.bench.echo.internal;
 
 import static org.assertj.core.api.Assertions.assertThat;
-import static org.junit.jupiter.api.Assumptions.assumeTrue;
+import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -30,9 +30,10 @@ class OverheadVariantsTest {
 
     @BeforeAll
     static void build() {
-        assumeTrue(NativeClients.unavailableReason().isEmpty(),
-                () -> "overhead variant test skipped: " + NativeClients.unavailableReason().orElse(""));
-        assumeTrue(OrbVariants.irmi().isAvailable(), "the I-RMI ORB is not on the class path");
+        assertTrue(NativeClients.unavailableReason().isEmpty(),
+                () -> "the omniORB C++ clients cannot be built: " + NativeClients.unavailableReason().orElse("")
+                        + " (run scripts/prereqs.sh)");
+        assertTrue(OrbVariants.irmi().isAvailable(), "the I-RMI ORB is not on the class path: build irmi-orb first (mvn install)");
         clients = NativeClients.build();
     }
 
