@@ -20,7 +20,7 @@ public final class IsolationSetup {
     /** @return a runtime builder holding every enabled point of the SLA and its module. */
     public static IsolationRuntime.Builder fromSla(Sla sla, ModuleServices services) {
         IsolationRuntime.Builder b = IsolationRuntime.builder();
-        b.clock(services.nanoClock(), System::currentTimeMillis);
+        b.clock(services.clock());
         IsolationPointsConfig ip = sla.isolationPoints();
         ip.slowClient().filter(org.irmi.sla.SlowClientConfig::enabled).ifPresent(sc ->
                 b.slowClient(sc, sla.monitors(),

@@ -75,7 +75,7 @@ final class ServerHookInterceptor extends LocalObject implements ServerRequestIn
             start[0] = UNMEASURED;
             return;
         }
-        long now = System.nanoTime();
+        long now = hooks.clock().nanoTime();
         if (hooks.measureCpuAndAllocation()) {
             start[0] = sampler().measure(ri.operation(), now) ? THREADS.getCurrentThreadCpuTime() : CPU_SAMPLED_OUT;
             start[1] = THREADS.getCurrentThreadAllocatedBytes();
@@ -129,6 +129,8 @@ final class ServerHookInterceptor extends LocalObject implements ServerRequestIn
             // only at ticks and switches, so a request of 50 us mostly reads as 0 there
             core[1] = THREADS.getCurrentThreadCpuTime();
             core[2] = core[5];
+            // the system clock, not the hooks' clock: this wall time is set against the kernel's
+            // wait-for-core time, which only the real monotonic clock agrees with
             core[3] = System.nanoTime();
         }
     }
@@ -174,7 +176,7 @@ final class ServerHookInterceptor extends LocalObject implements ServerRequestIn
         }
         long cpu = start[0] < CPU_SAMPLED_OUT ? THREADS.getCurrentThreadCpuTime() - start[0] : -1;
         long allocated = start[0] != ELAPSED_ONLY ? THREADS.getCurrentThreadAllocatedBytes() - start[1] : -1;
-        long elapsed = System.nanoTime() - start[2];
+        long elapsed = hooks.clock().nanoTime() - start[2];
         start[0] = UNMEASURED;
         String peer = connection == null ? "" : connection.peerAddress();
         long connectionId = connection == null ? -1 : connection.connectionId();
