@@ -8,7 +8,7 @@ import org.irmi.sla.Sla;
  * Builds the isolation points an SLA asks for, with their adaptation modules:
  * <pre>{@code
  * IsolationRuntime rt = IsolationSetup.fromSla(sla, services)
- *     .clock(clock).localLoad(...).edges(detector, samples)   // what the ORB measures
+ *     .localLoad(...).edges(detector, samples)   // what the ORB measures; the clock is services.clock()
  *     .build();
  * }</pre>
  * Disabled points ({@code enabled: false}) are left out.

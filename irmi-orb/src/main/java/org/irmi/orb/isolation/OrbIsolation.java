@@ -324,7 +324,7 @@ public final class OrbIsolation implements AutoCloseable {
         ModuleServices services = ModuleServices.builder().clock(clock)
                 .replicaResolver(NamingReplicaResolver.of(orb)).build();
         services = reducers.bindTo(services, sla);
-        IsolationRuntime.Builder b = IsolationSetup.fromSla(sla, services).clock(clock).localLoad(this::localLoad);
+        IsolationRuntime.Builder b = IsolationSetup.fromSla(sla, services).localLoad(this::localLoad); // on services' clock
         EdgeDetector detector = sla.isolationPoints().poison().filter(PoisonConfig::enabled)
                 .map(pc -> EdgeDetector.of(SlaBindings.edges(pc))).orElse(null);
         if (detector != null) {
