@@ -8,7 +8,7 @@ import org.irmi.sla.Sla;
  * Builds the isolation points an SLA asks for, with their adaptation modules:
  * <pre>{@code
  * IsolationRuntime rt = IsolationSetup.fromSla(sla, services)
- *     .clock(clock).localLoad(...).edges(detector, samples)   // what the ORB measures
+ *     .localLoad(...).edges(detector, samples)   // what the ORB measures; the clock is services.clock()
  *     .build();
  * }</pre>
  * Disabled points ({@code enabled: false}) are left out.
@@ -20,7 +20,7 @@ public final class IsolationSetup {
     /** @return a runtime builder holding every enabled point of the SLA and its module. */
     public static IsolationRuntime.Builder fromSla(Sla sla, ModuleServices services) {
         IsolationRuntime.Builder b = IsolationRuntime.builder();
-        b.clock(services.nanoClock(), System::currentTimeMillis);
+        b.clock(services.clock());
         IsolationPointsConfig ip = sla.isolationPoints();
         ip.slowClient().filter(org.irmi.sla.SlowClientConfig::enabled).ifPresent(sc ->
                 b.slowClient(sc, sla.monitors(),

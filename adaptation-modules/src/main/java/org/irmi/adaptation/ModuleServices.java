@@ -7,22 +7,28 @@ import java.util.Optional;
 import java.util.concurrent.Executor;
 import java.util.function.LongSupplier;
 import org.irmi.isolation.ParameterReducer;
+import org.irmi.monitors.Clock;
 
 /**
- * What the application and the ORB give the adaptation modules: the monotonic clock, the replica
+ * What the application and the ORB give the adaptation modules: the clock, the replica
  * resolver (reroute), the parameter reducers by name (degrade) and an executor for background work
  * (reroute's lookups, defer's releases). Immutable; built by {@link #builder()}.
  *
- * @param nanoClock      monotonic nanoseconds
+ * @param clock          the one time source: monotonic nanoseconds for the modules, wall time for events
  * @param replicaResolver the Naming Service lookup, or null (reroute then falls back)
  * @param reducers       parameter reducers by the name the SLA's {@code reducer} uses
  * @param background     runs background work; a daemon thread per module when null
  */
-public record ModuleServices(LongSupplier nanoClock, ReplicaResolver replicaResolver,
+public record ModuleServices(Clock clock, ReplicaResolver replicaResolver,
                              Map<String, ParameterReducer> reducers, Executor background) {
     public ModuleServices {
-        Objects.requireNonNull(nanoClock, "nanoClock");
+        Objects.requireNonNull(clock, "clock");
         reducers = Map.copyOf(reducers);
+    }
+
+    /** @return the clock's monotonic nanoseconds, as the modules take time */
+    public LongSupplier nanoClock() {
+        return clock::nanoTime;
     }
 
     /** @return services on the system clock, with nothing else. */
@@ -40,7 +46,7 @@ public record ModuleServices(LongSupplier nanoClock, ReplicaResolver replicaReso
 
     /** Builds {@link ModuleServices}. */
     public static final class Builder {
-        private LongSupplier nanoClock = System::nanoTime;
+        private Clock clock = Clock.system();
         private ReplicaResolver replicaResolver;
         private final Map<String, ParameterReducer> reducers = new HashMap<>();
         private Executor background;
@@ -48,8 +54,9 @@ public record ModuleServices(LongSupplier nanoClock, ReplicaResolver replicaReso
         private Builder() {
         }
 
-        public Builder nanoClock(LongSupplier clock) {
-            nanoClock = Objects.requireNonNull(clock, "clock");
+        /** The clock (the system clock by default; tests pass a {@link org.irmi.monitors.ManualClock}). */
+        public Builder clock(Clock clock) {
+            this.clock = Objects.requireNonNull(clock, "clock");
             return this;
         }
 
@@ -71,7 +78,7 @@ public record ModuleServices(LongSupplier nanoClock, ReplicaResolver replicaReso
         }
 
         public ModuleServices build() {
-            return new ModuleServices(nanoClock, replicaResolver, reducers, background);
+            return new ModuleServices(clock, replicaResolver, reducers, background);
         }
     }
 }

@@ -50,7 +50,7 @@ class AdaptationModulesTest {
                 """, "s.yaml");
         AdaptationModule m = AdaptationModules.fromAction(
                 sla.isolationPoints().slowClient().orElseThrow().action(),
-                ModuleServices.builder().nanoClock(clock::nanoTime).build());
+                ModuleServices.builder().clock(clock).build());
         long now = clock.nanoTime();
         assertThat(m.decide(Triggers.slowClient(now))).isEqualTo(Decision.proceed());
         assertThat(m.decide(Triggers.slowClient(now))).isEqualTo(Decision.proceed());
@@ -71,7 +71,7 @@ class AdaptationModulesTest {
                       replicas: "irmi/sink.replicas"
                       fallback: {module: reject, kind: NO_RESOURCES, reason: "no replica, no luck"}
                 """, "s.yaml");
-        ModuleServices services = ModuleServices.builder().nanoClock(clock::nanoTime)
+        ModuleServices services = ModuleServices.builder().clock(clock)
                 .background(Runnable::run).replicaResolver(name -> List.of()).build();
         AdaptationModule m = AdaptationModules.fromAction(
                 sla.isolationPoints().slowClient().orElseThrow().action(), services);
@@ -109,7 +109,7 @@ class AdaptationModulesTest {
                 });
             }
         };
-        ModuleServices services = ModuleServices.builder().nanoClock(clock::nanoTime)
+        ModuleServices services = ModuleServices.builder().clock(clock)
                 .background(Runnable::run).replicaResolver(resolver).build();
         AdaptationModule m = AdaptationModules.fromAction(
                 sla.isolationPoints().slowClient().orElseThrow().action(), services);
@@ -129,7 +129,7 @@ class AdaptationModulesTest {
                       replicas: "irmi/sink.replicas"
                       namingService: "corbaloc:iiop:127.0.0.1:2809/NameService"
                 """, "s.yaml");
-        ModuleServices services = ModuleServices.builder().nanoClock(clock::nanoTime)
+        ModuleServices services = ModuleServices.builder().clock(clock)
                 .background(Runnable::run).replicaResolver(name -> List.of()).build();
         assertThatThrownBy(() -> AdaptationModules.fromAction(sla.isolationPoints().slowClient().orElseThrow().action(),
                 services)).hasMessageContaining("`namingService`").hasMessageContaining("corbaloc:iiop:127.0.0.1:2809");
@@ -145,7 +145,7 @@ class AdaptationModulesTest {
                   crosstalk: {enabled: false}
                 """, "s.yaml");
         IsolationRuntime rt = IsolationSetup.fromSla(sla, ModuleServices.builder()
-                .nanoClock(clock::nanoTime).build()).build();
+                .clock(clock).build()).build();
         assertThat(rt.slowClient()).isPresent();
         assertThat(rt.poison()).isPresent();
         assertThat(rt.crosstalkConfig()).isEmpty();

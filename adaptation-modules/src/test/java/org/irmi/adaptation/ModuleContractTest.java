@@ -36,7 +36,7 @@ class ModuleContractTest {
     }
 
     private static AdaptationModule create(String name, String params) {
-        ModuleServices services = ModuleServices.builder().nanoClock(CLOCK::nanoTime)
+        ModuleServices services = ModuleServices.builder().clock(CLOCK)
                 .background(Runnable::run)
                 .replicaResolver(n -> List.of(new ReplicaResolver.Replica("r1", "IOR:r1")))
                 .reducer("halve", (op, args) -> new Object[]{"half"}).build();

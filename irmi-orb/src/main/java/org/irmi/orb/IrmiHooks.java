@@ -4,6 +4,8 @@ import java.util.List;
 import java.util.Objects;
 import java.util.concurrent.CopyOnWriteArrayList;
 
+import org.irmi.monitors.Clock;
+
 /**
  * The hooks of one {@link IrmiORB}. Each hook is one volatile reference: setting it takes effect
  * for the next call, unsetting it (null) restores the plain ORB path at the cost of one read.
@@ -27,8 +29,23 @@ public final class IrmiHooks {
     private volatile String defaultStreamTag;
     private volatile MessageAssemblyListener messageAssemblyListener;
     private volatile Runnable streamActivityListener;
+    private volatile Clock clock = Clock.system();
     private final List<ReplyContextProvider> replyContextProviders = new CopyOnWriteArrayList<>();
     private final List<ReplyContextListener> replyContextListeners = new CopyOnWriteArrayList<>();
+
+    /**
+     * Sets the clock the hooks time calls and requests with (elapsed nanoseconds of
+     * {@link ClientCallHook#afterCall} and of {@link RequestCost}). The system clock by default;
+     * the isolation glue sets the clock it was started with, so tests drive time by hand.
+     */
+    public void setClock(Clock clock) {
+        this.clock = Objects.requireNonNull(clock, "clock");
+    }
+
+    /** The clock calls and requests are timed with; never null. */
+    public Clock clock() {
+        return clock;
+    }
 
     /** Sets (or with null removes) the client call hook. */
     public void setClientCallHook(ClientCallHook hook) {

@@ -47,7 +47,7 @@ class MetricsTest {
 
     @Test
     void shouldRegisterGaugesOfANewOperationOnceWhenFirstSeen() {
-        RequestCostMonitor cost = RequestCostMonitor.of(window, clock, new RequestCostMonitorTest.StepProbe(), 8, 8);
+        RequestCostMonitor cost = RequestCostMonitor.of(window, clock, 8, 8);
         cost.metrics().bindTo(registry);
         cost.record("o", "buy", "c", 2_000_000, 4_096);
         cost.record("o", "buy", "c", 4_000_000, 4_096);
@@ -103,7 +103,7 @@ class MetricsTest {
         LocalResourceMonitor local = LocalResourceMonitor.of(window, clock, new LocalResourceMonitorTest.FakeProbe());
         local.registerHandOffQueue("dispatch", () -> 2);
         local.metrics().bindTo(registry);
-        RequestCostMonitor cost = RequestCostMonitor.of(window, clock, new RequestCostMonitorTest.StepProbe(), 8, 8);
+        RequestCostMonitor cost = RequestCostMonitor.of(window, clock, 8, 8);
         cost.record("o", "buy", "c", 1, 1);
         cost.metrics().bindTo(registry);
         RemoteLoadStore remote = RemoteLoadStore.of(window, clock);

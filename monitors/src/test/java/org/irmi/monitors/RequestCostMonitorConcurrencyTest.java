@@ -21,7 +21,7 @@ class RequestCostMonitorConcurrencyTest {
         ManualClock clock = new ManualClock();
         int maxStreams = 50;
         RequestCostMonitor m = RequestCostMonitor.of(WindowConfig.of(Duration.ofSeconds(10), 10), clock,
-                new RequestCostMonitorTest.StepProbe(), maxStreams, 8);
+                maxStreams, 8);
         int threads = 4;
         int perThread = 5_000;
         ExecutorService pool = Executors.newFixedThreadPool(threads);

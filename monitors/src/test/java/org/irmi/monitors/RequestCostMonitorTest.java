@@ -5,7 +5,6 @@ import static org.assertj.core.api.Assertions.within;
 
 import java.time.Duration;
 
-import org.irmi.monitors.RequestCostMonitor.CostSampler;
 import org.junit.jupiter.api.Test;
 import org.irmi.sla.WindowConfig;
 
@@ -13,18 +12,11 @@ class RequestCostMonitorTest {
 
     private final ManualClock clock = new ManualClock();
     private final WindowConfig tenSeconds = WindowConfig.of(Duration.ofSeconds(10), 10);
-    private final StepProbe probe = new StepProbe();
 
     @Test
-    void shouldRecordTheDifferenceWhenSamplerEnds() {
-        RequestCostMonitor m = RequestCostMonitor.of(tenSeconds, clock, probe, 16, 16);
-        CostSampler s = m.newSampler();
-        s.begin();
-        probe.cpu += 40_000;
-        probe.alloc += 2_048;
-        s.end("obj", "buy", "10.0.0.1");
-        assertThat(s.lastCpuNanos()).isEqualTo(40_000);
-        assertThat(s.lastAllocatedBytes()).isEqualTo(2_048);
+    void shouldAccountARequestToItsOperationWhenRecorded() {
+        RequestCostMonitor m = RequestCostMonitor.of(tenSeconds, clock, 16, 16);
+        m.record("obj", "buy", "10.0.0.1", 40_000, 2_048);
         CostSnapshot buy = m.operation("buy");
         assertThat(buy.requests()).isEqualTo(1);
         assertThat(buy.cpuNanosMax()).isEqualTo(40_000);
@@ -33,7 +25,7 @@ class RequestCostMonitorTest {
 
     @Test
     void shouldAggregatePerOperationAndPerStreamWhenClientsDiffer() {
-        RequestCostMonitor m = RequestCostMonitor.of(tenSeconds, clock, probe, 16, 16);
+        RequestCostMonitor m = RequestCostMonitor.of(tenSeconds, clock, 16, 16);
         m.record("obj", "quote", "a", 1_000, 100);
         m.record("obj", "quote", "a", 3_000, 300);
         m.record("obj", "quote", "b", 50_000, 1_000_000);
@@ -52,7 +44,7 @@ class RequestCostMonitorTest {
 
     @Test
     void shouldUseTheOverflowStreamWhenTheTableIsFull() {
-        RequestCostMonitor m = RequestCostMonitor.of(tenSeconds, clock, probe, 3, 16); // overflow + 2
+        RequestCostMonitor m = RequestCostMonitor.of(tenSeconds, clock, 3, 16); // overflow + 2
         m.record("o", "op", "c1", 1, 1);
         m.record("o", "op", "c2", 1, 1);
         m.record("o", "op", "c3", 1, 1);
@@ -63,7 +55,7 @@ class RequestCostMonitorTest {
 
     @Test
     void shouldEvictIdleStreamsAndReuseTheirSlotsWhenWindowPasses() {
-        RequestCostMonitor m = RequestCostMonitor.of(tenSeconds, clock, probe, 2, 16); // overflow + 1
+        RequestCostMonitor m = RequestCostMonitor.of(tenSeconds, clock, 2, 16); // overflow + 1
         m.record("o", "op", "old", 1, 1);
         clock.advanceMillis(10_000);
         assertThat(m.streams()).containsOnlyKeys(StreamKey.OVERFLOW);
@@ -74,7 +66,7 @@ class RequestCostMonitorTest {
 
     @Test
     void shouldUseTheOverflowOperationWhenTooManyOperations() {
-        RequestCostMonitor m = RequestCostMonitor.of(tenSeconds, clock, probe, 16, 2); // "*" + 1
+        RequestCostMonitor m = RequestCostMonitor.of(tenSeconds, clock, 16, 2); // "*" + 1
         m.record("o", "a", "c", 1, 1);
         m.record("o", "b", "c", 1, 1);
         assertThat(m.operations()).containsOnlyKeys("*", "a");
@@ -83,7 +75,7 @@ class RequestCostMonitorTest {
 
     @Test
     void shouldCountEveryRequestButAverageCpuOverTheMeasuredOnesWhenCpuIsSampled() {
-        RequestCostMonitor m = RequestCostMonitor.of(tenSeconds, clock, probe, 16, 16);
+        RequestCostMonitor m = RequestCostMonitor.of(tenSeconds, clock, 16, 16);
         m.record("o", "quote", "c", 4_000, 100);
         m.record("o", "quote", "c", -1, 100);
         m.record("o", "quote", "c", -1, 100);
@@ -98,66 +90,10 @@ class RequestCostMonitorTest {
     }
 
     @Test
-    void shouldRecordZeroWhenTheProbeCannotMeasure() {
-        RequestCostMonitor m = RequestCostMonitor.of(tenSeconds, clock, probe, 16, 16);
-        probe.cpu = -1;
-        CostSampler s = m.newSampler();
-        s.begin();
-        s.end("o", "op", "c");
-        assertThat(s.lastCpuNanos()).isEqualTo(-1);
+    void shouldCountTheRequestWithZeroCpuWhenNothingWasMeasured() {
+        RequestCostMonitor m = RequestCostMonitor.of(tenSeconds, clock, 16, 16);
+        m.record("o", "op", "c", -1, -1);
         assertThat(m.total().requests()).isEqualTo(1);
         assertThat(m.total().cpuNanosMax()).isZero();
-    }
-
-    @Test
-    void shouldMeasureRealAllocationWhenUsingTheJvmProbe() {
-        RequestCostMonitor m = RequestCostMonitor.of(tenSeconds, clock);
-        CostSampler s = m.newSampler();
-        s.begin();
-        byte[][] garbage = new byte[16][];
-        for (int i = 0; i < garbage.length; i++) {
-            garbage[i] = new byte[64 * 1024];
-        }
-        s.end("o", "allocate", "c");
-        assertThat(garbage[15]).hasSize(64 * 1024);
-        assertThat(s.lastAllocatedBytes()).isGreaterThanOrEqualTo(16L * 64 * 1024);
-        assertThat(s.lastCpuNanos()).isGreaterThanOrEqualTo(0);
-    }
-
-    @Test
-    void shouldMeasureOneRequestInNAndScaleRatesWhenSampled() {
-        RequestCostMonitor m = new org.irmi.monitors.internal.WindowedRequestCostMonitor(tenSeconds, clock, probe, 16, 16, 4);
-        CostSampler s = m.newSampler();
-        int measured = 0;
-        for (int i = 0; i < 8; i++) {
-            if (s.begin()) {
-                measured++;
-                probe.cpu += 10_000;
-            }
-            s.end("o", "op", "c");
-        }
-        clock.advanceMillis(1_000);
-        assertThat(measured).isEqualTo(2);
-        CostSnapshot total = m.total();
-        assertThat(total.requests()).isEqualTo(8);
-        assertThat(total.requestsPerSecond()).isCloseTo(8.0, within(1e-9));
-        assertThat(total.cpuNanosMean()).isEqualTo(10_000.0);
-        assertThat(total.cpuNanosPerSecond()).isCloseTo(80_000.0, within(1e-9));
-        assertThat(m.sampleEvery()).isEqualTo(4);
-    }
-
-    static final class StepProbe implements ThreadCostProbe {
-        long cpu = 1_000;
-        long alloc = 5_000;
-
-        @Override
-        public long currentThreadCpuNanos() {
-            return cpu;
-        }
-
-        @Override
-        public long currentThreadAllocatedBytes() {
-            return alloc;
-        }
     }
 }

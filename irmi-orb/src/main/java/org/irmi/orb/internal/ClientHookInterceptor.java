@@ -100,7 +100,7 @@ final class ClientHookInterceptor extends LocalObject implements ClientRequestIn
             }
         }
         FORWARDING.remove();
-        IDL_CALL.set(new Object[] {call, System.nanoTime()});
+        IDL_CALL.set(new Object[] {call, orb.hooks().clock().nanoTime()});
     }
 
     @Override
@@ -141,7 +141,7 @@ final class ClientHookInterceptor extends LocalObject implements ClientRequestIn
         ClientCallHook hook = orb.hooks().clientCallHook();
         if (idl != null && hook != null) {
             try {
-                hook.afterCall((ClientCall) idl[0], System.nanoTime() - (Long) idl[1], outcome);
+                hook.afterCall((ClientCall) idl[0], orb.hooks().clock().nanoTime() - (Long) idl[1], outcome);
             } catch (RuntimeException e) {
                 LOG.warn("client call hook afterCall failed", e);
             }

@@ -1,7 +1,6 @@
 package org.irmi.orb.internal;
 
-import java.lang.management.ManagementFactory;
-
+import org.irmi.monitors.RequestCostSampler;
 import org.irmi.orb.IrmiHooks;
 import org.irmi.orb.ReplyContextProvider;
 import org.irmi.orb.RequestCost;
@@ -17,21 +16,19 @@ import org.slf4j.LoggerFactory;
 
 /**
  * Server side of the hooks, on the POA thread that runs the servant: measures each request's CPU
- * time and allocated bytes (com.sun.management.ThreadMXBean) between the first and the last
+ * time and allocated bytes ({@link RequestCostSampler}) between the first and the last
  * interceptor point, and attaches the reply service contexts to every reply, exceptions included.
  * Costs nothing measurable while no cost listener and no provider is set.
  */
 final class ServerHookInterceptor extends LocalObject implements ServerRequestInterceptor {
 
     private static final Logger LOG = LoggerFactory.getLogger(ServerHookInterceptor.class);
-    private static final com.sun.management.ThreadMXBean THREADS =
-            (com.sun.management.ThreadMXBean) ManagementFactory.getThreadMXBean();
 
     /** start[0] when the request is not measured at all. */
     private static final long UNMEASURED = -1;
     /** start[0] when only elapsed time is measured. */
     private static final long ELAPSED_ONLY = Long.MAX_VALUE;
-    /** start[0] when allocation is measured but the CPU clock was not read ({@link CpuSampler}). */
+    /** start[0] when allocation is measured but the CPU clock was not read ({@link RequestCostSampler}). */
     private static final long CPU_SAMPLED_OUT = Long.MAX_VALUE - 1;
 
     /** Start counters of the request running on this thread: cpu (or a marker above), allocated, wall. */
@@ -50,11 +47,11 @@ final class ServerHookInterceptor extends LocalObject implements ServerRequestIn
     private static final ThreadLocal<long[]> CORE = ThreadLocal.withInitial(() -> new long[6]);
 
     private final IrmiHooks hooks;
-    private volatile CpuSampler sampler;
+    private volatile RequestCostSampler sampler;
 
     ServerHookInterceptor(IrmiHooks hooks) {
         this.hooks = hooks;
-        this.sampler = new CpuSampler(hooks.cpuSampleEvery());
+        this.sampler = RequestCostSampler.jvm(hooks.cpuSampleEvery());
     }
 
     @Override
@@ -75,21 +72,22 @@ final class ServerHookInterceptor extends LocalObject implements ServerRequestIn
             start[0] = UNMEASURED;
             return;
         }
-        long now = System.nanoTime();
+        long now = hooks.clock().nanoTime();
         if (hooks.measureCpuAndAllocation()) {
-            start[0] = sampler().measure(ri.operation(), now) ? THREADS.getCurrentThreadCpuTime() : CPU_SAMPLED_OUT;
-            start[1] = THREADS.getCurrentThreadAllocatedBytes();
+            RequestCostSampler s = sampler();
+            start[0] = s.measure(ri.operation(), now) ? s.cpuNanos() : CPU_SAMPLED_OUT;
+            start[1] = s.allocatedBytes();
         } else {
             start[0] = ELAPSED_ONLY;
         }
         start[2] = now;
     }
 
-    private CpuSampler sampler() {
-        CpuSampler s = sampler;
+    private RequestCostSampler sampler() {
+        RequestCostSampler s = sampler;
         int every = hooks.cpuSampleEvery();
         if (s.every() != every) {
-            s = new CpuSampler(every);
+            s = RequestCostSampler.jvm(every);
             sampler = s;
         }
         return s;
@@ -118,7 +116,7 @@ final class ServerHookInterceptor extends LocalObject implements ServerRequestIn
     }
 
     /** Samples one request in {@link #CORE_SAMPLE_EVERY} of this thread's, when it came over the selector transport. */
-    private static void startCoreSample(ServerRequestInfo ri) {
+    private void startCoreSample(ServerRequestInfo ri) {
         long[] core = CORE.get();
         core[3] = 0;
         if (++core[0] % CORE_SAMPLE_EVERY != 0 || connectionOf(ri) == null) {
@@ -127,14 +125,16 @@ final class ServerHookInterceptor extends LocalObject implements ServerRequestIn
         if (ThreadSchedStat.read(core, 4)) {
             // the CPU clock, not schedstat's first field: Linux updates that one for a running thread
             // only at ticks and switches, so a request of 50 us mostly reads as 0 there
-            core[1] = THREADS.getCurrentThreadCpuTime();
+            core[1] = sampler.cpuNanos();
             core[2] = core[5];
+            // the system clock, not the hooks' clock: this wall time is set against the kernel's
+            // wait-for-core time, which only the real monotonic clock agrees with
             core[3] = System.nanoTime();
         }
     }
 
     /** Reports this thread's sample, if its request was sampled, to the transport's in-flight limit. */
-    private static void endCoreSample(IrmiServerGIOPConnection connection) {
+    private void endCoreSample(IrmiServerGIOPConnection connection) {
         long[] core = CORE.get();
         if (core[3] == 0) {
             return;
@@ -143,7 +143,7 @@ final class ServerHookInterceptor extends LocalObject implements ServerRequestIn
         core[3] = 0;
         long end = System.nanoTime();
         if (connection != null && ThreadSchedStat.read(core, 4)) {
-            long cpu = THREADS.getCurrentThreadCpuTime() - core[1];
+            long cpu = sampler.cpuNanos() - core[1];
             long waitedForCore = core[5] - core[2]; // added when the thread gets a core back: exact at our read
             connection.requestSampled(end - startWall - waitedForCore, cpu);
         }
@@ -172,9 +172,10 @@ final class ServerHookInterceptor extends LocalObject implements ServerRequestIn
         if (start[0] == UNMEASURED || listener == null) {
             return;
         }
-        long cpu = start[0] < CPU_SAMPLED_OUT ? THREADS.getCurrentThreadCpuTime() - start[0] : -1;
-        long allocated = start[0] != ELAPSED_ONLY ? THREADS.getCurrentThreadAllocatedBytes() - start[1] : -1;
-        long elapsed = System.nanoTime() - start[2];
+        RequestCostSampler s = sampler;
+        long cpu = start[0] < CPU_SAMPLED_OUT ? s.cpuNanos() - start[0] : -1;
+        long allocated = start[0] != ELAPSED_ONLY ? s.allocatedBytes() - start[1] : -1;
+        long elapsed = hooks.clock().nanoTime() - start[2];
         start[0] = UNMEASURED;
         String peer = connection == null ? "" : connection.peerAddress();
         long connectionId = connection == null ? -1 : connection.connectionId();

@@ -71,6 +71,6 @@ final class DegradeReducers {
                 return r == null ? arguments : r.reduce(operation, arguments);
             });
         }
-        return new ModuleServices(services.nanoClock(), services.replicaResolver(), byName, services.background());
+        return new ModuleServices(services.clock(), services.replicaResolver(), byName, services.background());
     }
 }

@@ -26,7 +26,7 @@ import org.slf4j.LoggerFactory;
 final class IsolationTicker {
 
     /** The tick period, in milliseconds. */
-    private static final long TICK_MILLIS = 50;
+    static final long TICK_MILLIS = 50;
     /** Least time between two crosstalk recomputations woken by stream activity, in milliseconds. */
     private static final long EARLY_CROSSTALK_MILLIS = 2;
     private static final long TICK_NANOS = TimeUnit.MILLISECONDS.toNanos(TICK_MILLIS);
@@ -43,6 +43,10 @@ final class IsolationTicker {
     private final LongConsumer publishViews;
     private final Thread thread;
     private volatile boolean running = true;
+    // loop state: TICKER THREAD only (or the caller's, see turn())
+    private long ticks;
+    private long nextTick;
+    private long lastCrosstalk = Long.MIN_VALUE / 2;
 
     /**
      * Creates the thread; {@link #start} runs it.
@@ -60,6 +64,7 @@ final class IsolationTicker {
         this.reporter = reporter;
         this.crosstalk = crosstalk;
         this.publishViews = publishViews;
+        this.nextTick = clock.nanoTime();
         this.thread = new Thread(this::loop, "irmi-isolation");
         thread.setDaemon(true);
     }
@@ -86,37 +91,43 @@ final class IsolationTicker {
     }
 
     private void loop() {
-        long ticks = 0;
-        long nextTick = clock.nanoTime();
-        long lastCrosstalk = Long.MIN_VALUE / 2;
         while (running) {
-            try {
-                long now = clock.nanoTime();
-                IsolationRuntime rt = runtime.get();
-                if (now - nextTick >= 0) {
-                    nextTick = now + TICK_NANOS;
-                    if (++ticks % 20 == 0) {
-                        objectives.evaluate(); // once a second
-                    }
-                    local.sample();
-                    rt.tick(now);
-                    reporter.setOverloaded(rt.advertisesOverload(now));
-                    reporter.setPoisonEpisode(rt.inPoisonEpisode());
-                    crosstalk.drive(rt, now);
-                    lastCrosstalk = now;
-                    if (ticks % 10 == 0) {
-                        publishViews.accept(now);
-                    }
-                } else if (now - lastCrosstalk >= EARLY_CROSSTALK_NANOS) {
-                    // Woken by the transport: a stream opened or became active. Budgets and buffers
-                    // follow at once (at most every EARLY_CROSSTALK_NANOS), the rest at the next tick.
-                    crosstalk.drive(rt, now);
-                    lastCrosstalk = now;
-                }
-            } catch (RuntimeException e) {
-                LOG.warn("irmi isolation tick failed", e);
-            }
+            turn();
             LockSupport.parkNanos(Math.max(0, nextTick - clock.nanoTime()));
+        }
+    }
+
+    /**
+     * One turn of the loop: the tick when it is due, otherwise an early crosstalk recomputation when
+     * one may run. TICKER THREAD, or the caller's thread when the thread was never started (tests
+     * that drive a manual clock).
+     */
+    void turn() {
+        try {
+            long now = clock.nanoTime();
+            IsolationRuntime rt = runtime.get();
+            if (now - nextTick >= 0) {
+                nextTick = now + TICK_NANOS;
+                if (++ticks % 20 == 0) {
+                    objectives.evaluate(); // once a second
+                }
+                local.sample();
+                rt.tick(now);
+                reporter.setOverloaded(rt.advertisesOverload(now));
+                reporter.setPoisonEpisode(rt.inPoisonEpisode());
+                crosstalk.drive(rt, now);
+                lastCrosstalk = now;
+                if (ticks % 10 == 0) {
+                    publishViews.accept(now);
+                }
+            } else if (now - lastCrosstalk >= EARLY_CROSSTALK_NANOS) {
+                // Woken by the transport: a stream opened or became active. Budgets and buffers
+                // follow at once (at most every EARLY_CROSSTALK_NANOS), the rest at the next tick.
+                crosstalk.drive(rt, now);
+                lastCrosstalk = now;
+            }
+        } catch (RuntimeException e) {
+            LOG.warn("irmi isolation tick failed", e);
         }
     }
 }

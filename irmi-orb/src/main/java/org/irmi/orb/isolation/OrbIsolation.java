@@ -97,13 +97,13 @@ public final class OrbIsolation implements AutoCloseable {
     private volatile LocalResourceSnapshot localNow;
     private volatile List<ConnectionShare> shares = List.of();
 
-    private OrbIsolation(IrmiORB orb, Path slaFile, Clock clock, OptionalInt metricsPort,
+    private OrbIsolation(IrmiORB orb, Path slaFile, Clock clock, boolean tickerThread, OptionalInt metricsPort,
                          OptionalInt dashboardPort, java.net.InetAddress dashboardAddress) {
         this.orb = orb;
         this.clock = clock;
         this.slaFile = slaFile;
         this.startedAtMillis = clock.wallMillis();
-        this.watcher = SlaWatcher.watch(slaFile);
+        this.watcher = tickerThread ? SlaWatcher.watch(slaFile) : SlaWatcher.open(slaFile);
         this.slaAppliedAtMillis = startedAtMillis;
         LocalResourceMonitor monitor = null;
         OrbMeters orbMeters = null;
@@ -176,7 +176,9 @@ public final class OrbIsolation implements AutoCloseable {
         this.ticker = new IsolationTicker(clock, () -> wiring.runtime(), objectives, local, reporter, crosstalk,
                 this::publishViews);
         installHooks();
-        ticker.start();
+        if (tickerThread) {
+            ticker.start();
+        }
     }
 
     /**
@@ -208,7 +210,31 @@ public final class OrbIsolation implements AutoCloseable {
      */
     public static OrbIsolation start(IrmiORB orb, Path slaFile, OptionalInt metricsPort,
                                      OptionalInt dashboardPort, java.net.InetAddress dashboardAddress) {
-        return new OrbIsolation(orb, slaFile, Clock.system(), metricsPort, dashboardPort, dashboardAddress);
+        return new OrbIsolation(orb, slaFile, Clock.system(), true, metricsPort, dashboardPort, dashboardAddress);
+    }
+
+    /**
+     * As {@link #start(IrmiORB, Path, OptionalInt)}, on {@code clock} and without threads of its own:
+     * the caller drives time ({@link org.irmi.monitors.ManualClock}), runs each tick with
+     * {@link #tick()} and applies a changed SLA file with {@link #pollSla()}. The ORB's hooks time
+     * calls and requests with {@code clock} too.
+     */
+    static OrbIsolation startDriven(IrmiORB orb, Path slaFile, Clock clock, OptionalInt metricsPort) {
+        return new OrbIsolation(orb, slaFile, clock, false, metricsPort, OptionalInt.empty(), null);
+    }
+
+    /**
+     * Runs one turn of the ticker on the caller's thread: the tick when the clock reached it
+     * ({@value IsolationTicker#TICK_MILLIS} ms after the last one). Only for an isolation started by
+     * {@link #startDriven}, whose ticker has no thread of its own.
+     */
+    void tick() {
+        ticker.turn();
+    }
+
+    /** Reads the SLA file now and applies or refuses a change, on the caller's thread ({@link #startDriven}). */
+    org.irmi.sla.ReloadResult pollSla() {
+        return watcher.poll();
     }
 
     /** The dashboard's URL when {@value Dashboard#PORT_PROPERTY} was set. */
@@ -295,10 +321,10 @@ public final class OrbIsolation implements AutoCloseable {
         boolean poisonOn = sla.isolationPoints().poison().filter(PoisonConfig::enabled).isPresent();
         // (the per-operation cost meters use them too, kept while the metrics endpoint is on)
         orb.hooks().setMeasureCpuAndAllocation(sla.monitors().perRequestCost() && (poisonOn || costs != null));
-        ModuleServices services = ModuleServices.builder().nanoClock(clock::nanoTime)
+        ModuleServices services = ModuleServices.builder().clock(clock)
                 .replicaResolver(NamingReplicaResolver.of(orb)).build();
         services = reducers.bindTo(services, sla);
-        IsolationRuntime.Builder b = IsolationSetup.fromSla(sla, services).clock(clock).localLoad(this::localLoad);
+        IsolationRuntime.Builder b = IsolationSetup.fromSla(sla, services).localLoad(this::localLoad); // on services' clock
         EdgeDetector detector = sla.isolationPoints().poison().filter(PoisonConfig::enabled)
                 .map(pc -> EdgeDetector.of(SlaBindings.edges(pc))).orElse(null);
         if (detector != null) {
@@ -340,6 +366,7 @@ public final class OrbIsolation implements AutoCloseable {
 
     private void installHooks() {
         IrmiHooks hooks = orb.hooks();
+        hooks.setClock(clock);
         hooks.setServerRequestHook(new ServerAdmission(() -> wiring, crosstalk, orb::object_to_string));
         hooks.setRequestCostListener(new DispatchCosts(objectives, edges, costs, () -> wiring));
         // Streams that open or wake up get their budgets and buffers at once, not at the next tick.

@@ -7,8 +7,10 @@ import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.List;
+import java.util.OptionalInt;
 import java.util.Properties;
 import java.util.concurrent.CopyOnWriteArrayList;
+import java.util.concurrent.TimeUnit;
 
 import irmitest.Echo;
 import irmitest.EchoHelper;
@@ -16,6 +18,7 @@ import irmitest.Refused;
 
 import org.irmi.monitors.LoadReport;
 import org.irmi.monitors.LoadReportCodec;
+import org.irmi.monitors.ManualClock;
 import org.irmi.orb.ClientCall;
 import org.irmi.orb.ConnectionView;
 import org.irmi.orb.IrmiORB;
@@ -36,11 +39,18 @@ class OrbIsolationTest {
     @TempDir
     Path dir;
 
+    /** The time of the isolation started with {@link #driven}; an hour in, so no window starts at 0. */
+    private final ManualClock clock = new ManualClock(TimeUnit.HOURS.toNanos(1), ManualClock.DEFAULT_START_WALL_MILLIS);
+
     private ORB server;
     private ORB client;
+    private OrbIsolation driven;
 
     @AfterEach
     void tearDown() {
+        if (driven != null) {
+            driven.close();
+        }
         for (ORB o : new ORB[] {client, server}) {
             if (o != null) {
                 o.shutdown(true);
@@ -68,6 +78,35 @@ class OrbIsolationTest {
         return EchoHelper.narrow(client.string_to_object(server.object_to_string(ref)));
     }
 
+    /**
+     * A server ORB without {@code irmi.sla}, its isolation started from {@code slaFile} on the manual
+     * clock with no threads of its own (this test ticks it and polls the file), its servant an echo
+     * whose {@code sleepMillis} advances the clock instead of sleeping; and a plain client.
+     */
+    private Echo serveDriven(Path slaFile, OptionalInt metricsPort) throws Exception {
+        server = irmi(null);
+        client = irmi(null);
+        driven = OrbIsolation.startDriven(IrmiORB.of(server).orElseThrow(), slaFile, clock, metricsPort);
+        POA root = POAHelper.narrow(server.resolve_initial_references("RootPOA"));
+        root.the_POAManager().activate();
+        org.omg.CORBA.Object ref = root.servant_to_reference(new org.irmi.orb.EchoServant() {
+            @Override
+            public int sleepMillis(int millis) {
+                clock.advanceMillis(millis);
+                return millis;
+            }
+        });
+        return EchoHelper.narrow(client.string_to_object(server.object_to_string(ref)));
+    }
+
+    /** Advances the clock one tick period at a time and runs each tick, {@code ticks} times. */
+    private void tick(int ticks) {
+        for (int i = 0; i < ticks; i++) {
+            clock.advanceMillis(IsolationTicker.TICK_MILLIS);
+            driven.tick();
+        }
+    }
+
     private Path sla(String yaml) throws IOException {
         Path f = dir.resolve("sla.yaml");
         Files.writeString(f, yaml);
@@ -76,7 +115,7 @@ class OrbIsolationTest {
 
     @Test
     void shouldAttachEachNewLoadReportToTheNextReplyWhenSlaIsSet() throws Exception {
-        Echo echo = serve(sla(CROSSTALK_SLA).toString());
+        Echo echo = serveDriven(sla(CROSSTALK_SLA), OptionalInt.empty());
         List<LoadReport> reports = new CopyOnWriteArrayList<>();
         IrmiORB.of(client).orElseThrow().hooks().addReplyContextListener(new ReplyContextListener() {
             @Override
@@ -91,15 +130,15 @@ class OrbIsolationTest {
         });
         echo.echoString("a"); // the connection's first reply carries the report in force
         assertThat(reports).hasSize(1);
-        long deadline = System.nanoTime() + 5_000_000_000L;
-        while (reports.size() < 3 && System.nanoTime() < deadline) {
-            echo.echoString("b"); // a new report every 100 ms; replies in between carry none
-        }
-        assertThat(reports).hasSize(3);
-        Thread.sleep(150);
-        org.assertj.core.api.Assertions.assertThatThrownBy(() -> echo.fail("c")).isInstanceOf(Refused.class);
-        assertThat(reports).as("exception replies carry a new report too").hasSize(4);
-        assertThat(IrmiORB.of(server).orElseThrow().isolation()).isPresent();
+        echo.echoString("b");
+        assertThat(reports).as("replies within 100 ms of the last report carry none").hasSize(1);
+        clock.advanceMillis(100);
+        echo.echoString("c"); // a new report every 100 ms
+        echo.echoString("d");
+        assertThat(reports).hasSize(2);
+        clock.advanceMillis(150);
+        org.assertj.core.api.Assertions.assertThatThrownBy(() -> echo.fail("e")).isInstanceOf(Refused.class);
+        assertThat(reports).as("exception replies carry a new report too").hasSize(3);
     }
 
     @Test
@@ -116,6 +155,7 @@ class OrbIsolationTest {
             }
         }
         assertThat(views).singleElement().satisfies(v -> assertThat(v.readBudgetBytes()).isNotEqualTo(defaultBudget));
+        assertThat(IrmiORB.of(server).orElseThrow().isolation()).as("started by the irmi.sla property").isPresent();
     }
 
     @Test
@@ -157,7 +197,6 @@ class OrbIsolationTest {
                         break;
                     }
                 }
-                Thread.sleep(5);
             }
             // two active streams, weights 4 and 1: 8 KiB * 2 * 4/5 and 8 KiB * 2 * 1/5
             assertThat(bulkBudget).isEqualTo(13_107);
@@ -170,42 +209,24 @@ class OrbIsolationTest {
 
     @Test
     void shouldServeIsolationResourceLatencyAndTransportMetricsWhenAMetricsPortIsSet() throws Exception {
-        Properties p = new Properties();
-        p.setProperty("org.omg.CORBA.ORBClass", "org.irmi.orb.IrmiORB");
-        p.setProperty("OAIAddr", "127.0.0.1");
-        p.setProperty(OrbIsolation.SLA_PROPERTY, sla("""
+        Echo echo = serveDriven(sla("""
                 service: metered
                 objectives:
                   - operation: "echo*"
                     p99Latency: 1s
                 isolationPoints:
                   poison: {neverFilter: ["*"]}
-                """).toString());
-        p.setProperty(OrbIsolation.METRICS_PORT_PROPERTY, "0");
-        server = ORB.init(new String[0], p);
-        client = irmi(null);
-        POA root = POAHelper.narrow(server.resolve_initial_references("RootPOA"));
-        root.the_POAManager().activate();
-        Echo echo = EchoHelper.narrow(client.string_to_object(server.object_to_string(
-                root.servant_to_reference(new org.irmi.orb.EchoServant()))));
-        String url = IrmiORB.of(server).orElseThrow().isolation().orElseThrow().metricsUrl().orElseThrow();
+                """), OptionalInt.of(0));
+        String url = driven.metricsUrl().orElseThrow();
         assertThat(url).startsWith("http://127.0.0.1:");
-        String body = "";
-        long deadline = System.nanoTime() + 10_000_000_000L;
-        while (System.nanoTime() < deadline) {
-            echo.echoString("metered");
-            body = new String(new java.net.URL(url).openStream().readAllBytes(), java.nio.charset.StandardCharsets.UTF_8);
-            if (body.contains("irmi_transport_connections_open") && body.contains("irmi_cost_allocation_mean_bytes{operation=\"echoString\"}")) {
-                break;
-            }
-            Thread.sleep(100);
-        }
+        echo.echoString("metered");
+        tick(20); // the objectives are evaluated once a second
+        String body = new String(new java.net.URL(url).openStream().readAllBytes(), java.nio.charset.StandardCharsets.UTF_8);
         assertThat(body).contains("irmi_isolation_decisions", "point=\"poison_message\"", "irmi_resources_heap_used",
                 "irmi_transport_connections_open", "irmi_latency_p99", "irmi_cost_allocation_mean_bytes{operation=\"echoString\"}");
         assertThat(body).containsPattern("irmi_latency_count\\S*\\{[^}]*operation=\"echoString\"[^}]*\\} [1-9]");
-        server.shutdown(true);
-        server.destroy();
-        server = null;
+        driven.close();
+        driven = null;
         assertThatThrownBy(() -> new java.net.URL(url).openStream().close()).isInstanceOf(java.io.IOException.class);
     }
 
@@ -218,7 +239,7 @@ class OrbIsolationTest {
 
     @Test
     void shouldReportViolatedObjectiveWhenP99ExceedsIt() throws Exception {
-        Echo echo = serve(sla("""
+        Echo echo = serveDriven(sla("""
                 service: slow
                 objectives:
                   - operation: "sleep*"
@@ -228,14 +249,14 @@ class OrbIsolationTest {
                 monitors:
                   latency: {length: 2s, buckets: 2}
                   perRequestCost: false
-                """).toString());
-        OrbIsolation iso = IrmiORB.of(server).orElseThrow().isolation().orElseThrow();
+                """), OptionalInt.empty());
+        OrbIsolation iso = driven;
         assertThat(IrmiORB.of(server).orElseThrow().hooks().measureCpuAndAllocation()).isFalse();
-        long deadline = System.nanoTime() + 10_000_000_000L;
-        while (!iso.objectiveViolated("sleep*") && System.nanoTime() < deadline) {
-            echo.sleepMillis(30);
-            echo.echoString("fast");
+        for (int i = 0; i < 10; i++) {
+            echo.sleepMillis(30); // 30 ms on the clock, measured by the server's hooks
+            echo.echoString("fast"); // no time
         }
+        tick(20); // the objectives are evaluated once a second
         assertThat(iso.objectiveViolated("sleep*")).isTrue();
         assertThat(iso.objectiveViolated("echoString")).isFalse();
     }
@@ -243,22 +264,18 @@ class OrbIsolationTest {
     @Test
     void shouldSwapRuntimeWhenSlaFileChangesAndKeepItWhenChangeIsInvalid() throws Exception {
         Path file = sla(CROSSTALK_SLA);
-        Echo echo = serve(file.toString());
-        OrbIsolation iso = IrmiORB.of(server).orElseThrow().isolation().orElseThrow();
+        Echo echo = serveDriven(file, OptionalInt.empty());
+        OrbIsolation iso = driven;
         org.irmi.isolation.IsolationRuntime first = iso.runtime();
         Files.writeString(file, CROSSTALK_SLA.replace("weight: 3", "weight: 2"));
-        long deadline = System.nanoTime() + 10_000_000_000L;
-        while (iso.runtime() == first && System.nanoTime() < deadline) {
-            echo.echoString("wait for reload");
-        }
+        iso.pollSla();
         org.irmi.isolation.IsolationRuntime second = iso.runtime();
         assertThat(second).isNotSameAs(first);
         Files.writeString(file, "service: x\nisolationPoints:\n  crosstalk:\n    treshold: 3\n");
-        long until = System.nanoTime() + 1_000_000_000L;
-        while (System.nanoTime() < until) {
-            echo.echoString("still served");
-        }
+        iso.pollSla();
+        assertThat(echo.echoString("still served")).isEqualTo("still served");
         assertThat(iso.runtime()).isSameAs(second);
+        assertThat(iso.slaRejection()).hasValueSatisfying(m -> assertThat(m).contains("sla.yaml:4"));
     }
 
     @Test
@@ -274,8 +291,8 @@ class OrbIsolationTest {
                     maxQueueLength: 500
                 """;
         Path file = sla(yaml);
-        Echo echo = serve(file.toString());
-        OrbIsolation iso = IrmiORB.of(server).orElseThrow().isolation().orElseThrow();
+        serveDriven(file, OptionalInt.empty());
+        OrbIsolation iso = driven;
         java.util.concurrent.atomic.AtomicLong reads = new java.util.concurrent.atomic.AtomicLong();
         iso.registerQueueGauge("orders", () -> {
             reads.incrementAndGet();
@@ -283,14 +300,10 @@ class OrbIsolationTest {
         });
         org.irmi.isolation.IsolationRuntime first = iso.runtime();
         Files.writeString(file, yaml.replace("maxQueueLength: 500", "maxQueueLength: 400"));
-        long deadline = System.nanoTime() + 10_000_000_000L;
-        while (iso.runtime() == first && System.nanoTime() < deadline) {
-            echo.echoString("wait for reload");
-            Thread.sleep(20);
-        }
+        iso.pollSla();
         assertThat(iso.runtime()).isNotSameAs(first);
         long before = reads.get();
-        Thread.sleep(500); // about ten ticks of the new runtime
+        tick(10); // ten ticks of the new runtime
         assertThat(reads.get()).isGreaterThan(before);
     }
 
@@ -320,16 +333,16 @@ class OrbIsolationTest {
 
     @Test
     void shouldReduceWithTheReducerRegisteredAfterStartWhenTheSlaDegrades() throws Exception {
-        server = irmi(sla(DEGRADE_SLA).toString());
-        OrbIsolation iso = IrmiORB.of(server).orElseThrow().isolation().orElseThrow();
+        serveDriven(sla(DEGRADE_SLA), OptionalInt.empty());
+        OrbIsolation iso = driven;
         iso.registerReducer("thumbnail", (op, args) -> new Object[] {"small"});
         assertThat(reduce(decideForOverloadedPeer(iso.runtime()))).containsExactly("small");
     }
 
     @Test
     void shouldLeaveArgumentsUnchangedWhenTheSlasReducerIsNotRegisteredYet() throws Exception {
-        server = irmi(sla(DEGRADE_SLA).toString());
-        OrbIsolation iso = IrmiORB.of(server).orElseThrow().isolation().orElseThrow();
+        serveDriven(sla(DEGRADE_SLA), OptionalInt.empty());
+        OrbIsolation iso = driven;
         iso.registerReducer("another", (op, args) -> new Object[] {"small"});
         assertThat(reduce(decideForOverloadedPeer(iso.runtime()))).containsExactly("large");
     }
@@ -337,15 +350,12 @@ class OrbIsolationTest {
     @Test
     void shouldKeepTheRegisteredReducerWhenTheSlaIsReloaded() throws Exception {
         Path file = sla(DEGRADE_SLA);
-        server = irmi(file.toString());
-        OrbIsolation iso = IrmiORB.of(server).orElseThrow().isolation().orElseThrow();
+        serveDriven(file, OptionalInt.empty());
+        OrbIsolation iso = driven;
         iso.registerReducer("thumbnail", (op, args) -> new Object[] {"small"});
         org.irmi.isolation.IsolationRuntime first = iso.runtime();
         Files.writeString(file, DEGRADE_SLA.replace("service: primary", "service: primary-2"));
-        long deadline = System.nanoTime() + 10_000_000_000L;
-        while (iso.runtime() == first && System.nanoTime() < deadline) {
-            Thread.sleep(20);
-        }
+        iso.pollSla();
         assertThat(iso.runtime()).isNotSameAs(first);
         assertThat(reduce(decideForOverloadedPeer(iso.runtime()))).containsExactly("small");
     }

@@ -18,7 +18,6 @@ import org.irmi.monitors.CostSnapshot;
 import org.irmi.monitors.RequestCostMonitor;
 import org.irmi.monitors.SlidingWindow;
 import org.irmi.monitors.StreamKey;
-import org.irmi.monitors.ThreadCostProbe;
 import org.irmi.sla.WindowConfig;
 
 /**
@@ -37,9 +36,7 @@ public final class WindowedRequestCostMonitor implements RequestCostMonitor {
 
     private final WindowConfig config;
     private final Clock clock;
-    private final ThreadCostProbe probe;
     private final int maxStreams;
-    private final int sampleEvery;
     private final int maxOperations;
     private final Costs total;
     private final Costs overflowStream;
@@ -53,26 +50,18 @@ public final class WindowedRequestCostMonitor implements RequestCostMonitor {
     /**
      * @param config        window shape
      * @param clock         time source
-     * @param probe         per-thread cost readings
      * @param maxStreams    bound on tracked streams, overflow included (&gt;= 1)
      * @param maxOperations bound on tracked operations, overflow included (&gt;= 1)
-     * @param sampleEvery   one request in that many is measured (&gt;= 1)
      */
-    public WindowedRequestCostMonitor(WindowConfig config, Clock clock, ThreadCostProbe probe, int maxStreams, int maxOperations,
-                                      int sampleEvery) {
+    public WindowedRequestCostMonitor(WindowConfig config, Clock clock, int maxStreams, int maxOperations) {
         this.config = Objects.requireNonNull(config, "config");
         this.clock = Objects.requireNonNull(clock, "clock");
-        this.probe = Objects.requireNonNull(probe, "probe");
         if (maxStreams < 1) {
             throw new IllegalArgumentException("maxStreams must be >= 1, was " + maxStreams);
         }
         if (maxOperations < 1) {
             throw new IllegalArgumentException("maxOperations must be >= 1, was " + maxOperations);
         }
-        if (sampleEvery < 1) {
-            throw new IllegalArgumentException("sampleEvery must be >= 1, was " + sampleEvery);
-        }
-        this.sampleEvery = sampleEvery;
         this.maxStreams = maxStreams;
         this.maxOperations = maxOperations;
         this.total = new Costs(config, clock);
@@ -134,39 +123,34 @@ public final class WindowedRequestCostMonitor implements RequestCostMonitor {
     }
 
     @Override
-    public CostSampler newSampler() {
-        return new Sampler();
-    }
-
-    @Override
     public CostSnapshot total() {
-        return total.snapshot(sampleEvery);
+        return total.snapshot();
     }
 
     @Override
     public CostSnapshot operation(String operation) {
         Costs c = operations.get(operation);
-        return c == null ? CostSnapshot.EMPTY : c.snapshot(sampleEvery);
+        return c == null ? CostSnapshot.EMPTY : c.snapshot();
     }
 
     @Override
     public Map<String, CostSnapshot> operations() {
         Map<String, CostSnapshot> result = new LinkedHashMap<>();
-        operations.forEach((op, c) -> result.put(op, c.snapshot(sampleEvery)));
+        operations.forEach((op, c) -> result.put(op, c.snapshot()));
         return result;
     }
 
     @Override
     public CostSnapshot stream(StreamKey stream) {
         Costs c = streams.get(stream);
-        return c == null ? CostSnapshot.EMPTY : c.snapshot(sampleEvery);
+        return c == null ? CostSnapshot.EMPTY : c.snapshot();
     }
 
     @Override
     public Map<StreamKey, CostSnapshot> streams() {
         Map<StreamKey, CostSnapshot> result = new LinkedHashMap<>();
         for (Map.Entry<StreamKey, Costs> e : streams.entrySet()) {
-            CostSnapshot s = e.getValue().snapshot(sampleEvery);
+            CostSnapshot s = e.getValue().snapshot();
             if (s.requests() == 0 && e.getKey() != StreamKey.OVERFLOW) {
                 // Idle for a whole window: free its slot. A request racing with the removal may be
                 // recorded into the removed windows and lost; it then re-creates the stream.
@@ -188,11 +172,6 @@ public final class WindowedRequestCostMonitor implements RequestCostMonitor {
     @Override
     public int maxStreams() {
         return maxStreams;
-    }
-
-    @Override
-    public int sampleEvery() {
-        return sampleEvery;
     }
 
     @Override
@@ -251,59 +230,8 @@ public final class WindowedRequestCostMonitor implements RequestCostMonitor {
             alloc.recordAt(now, allocatedBytes); // every request: the request count comes from here
         }
 
-        CostSnapshot snapshot(int weight) {
-            CostSnapshot s = CostSnapshot.of(cpu.snapshot(), alloc.snapshot());
-            if (weight == 1) {
-                return s;
-            }
-            return new CostSnapshot(s.requests() * weight, s.requestsPerSecond() * weight, s.cpuNanosMean(), s.cpuNanosMax(),
-                    s.cpuNanosPerSecond() * weight, s.allocatedBytesMean(), s.allocatedBytesMax(), s.allocatedBytesPerSecond() * weight);
-        }
-    }
-
-    /** THREAD-CONFINED sampler. */
-    private final class Sampler implements CostSampler {
-        private long startCpu = -1;
-        private long startAlloc = -1;
-        private long lastCpu = -1;
-        private long lastAlloc = -1;
-        private int skipped = Integer.MAX_VALUE - 1; // the first request is measured
-        private boolean measuring;
-
-        @Override
-        public boolean begin() {
-            if (++skipped < sampleEvery) {
-                measuring = false;
-                return false;
-            }
-            skipped = 0;
-            measuring = true;
-            startCpu = probe.currentThreadCpuNanos();
-            startAlloc = probe.currentThreadAllocatedBytes();
-            return true;
-        }
-
-        @Override
-        public void end(String objectKey, String operation, String client) {
-            if (!measuring) {
-                return;
-            }
-            measuring = false;
-            long cpuNow = probe.currentThreadCpuNanos();
-            long allocNow = probe.currentThreadAllocatedBytes();
-            lastCpu = cpuNow < 0 || startCpu < 0 ? -1 : cpuNow - startCpu;
-            lastAlloc = allocNow < 0 || startAlloc < 0 ? -1 : allocNow - startAlloc;
-            record(objectKey, operation, client, lastCpu, lastAlloc);
-        }
-
-        @Override
-        public long lastCpuNanos() {
-            return lastCpu;
-        }
-
-        @Override
-        public long lastAllocatedBytes() {
-            return lastAlloc;
+        CostSnapshot snapshot() {
+            return CostSnapshot.of(cpu.snapshot(), alloc.snapshot());
         }
     }
 }

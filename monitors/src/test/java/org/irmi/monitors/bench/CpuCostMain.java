@@ -14,7 +14,7 @@ import org.irmi.monitors.CausalPairMonitor;
 import org.irmi.monitors.Clock;
 import org.irmi.monitors.LatencyWindow;
 import org.irmi.monitors.RequestCostMonitor;
-import org.irmi.monitors.RequestCostMonitor.CostSampler;
+import org.irmi.monitors.RequestCostSampler;
 import org.irmi.monitors.SlidingWindow;
 import org.irmi.monitors.ThreadCostProbe;
 import org.irmi.sla.WindowConfig;
@@ -91,28 +91,22 @@ public final class CpuCostMain {
         opsPerRound.put("thread CPU time read", 200_000);
         paths.put("thread allocated bytes read", () -> () -> ThreadCostProbe.jvm()::currentThreadAllocatedBytes);
         opsPerRound.put("thread allocated bytes read", 2_000_000);
-        paths.put("CostSampler begin+end (every request)", () -> {
+        paths.put("RequestCostSampler + record (every request)", () -> {
             RequestCostMonitor m = RequestCostMonitor.of(ten, clock);
             return () -> {
-                CostSampler s = m.newSampler();
-                return () -> {
-                    s.begin();
-                    s.end("obj-1", "echo", "client-1");
-                };
+                RequestCostSampler s = RequestCostSampler.jvm(1);
+                return () -> measuredRequest(s, m);
             };
         });
-        opsPerRound.put("CostSampler begin+end (every request)", 200_000);
-        paths.put("CostSampler begin+end (1 in 16)", () -> {
-            RequestCostMonitor m = RequestCostMonitor.sampled(ten, clock, 16);
+        opsPerRound.put("RequestCostSampler + record (every request)", 200_000);
+        paths.put("RequestCostSampler + record (1 in 16)", () -> {
+            RequestCostMonitor m = RequestCostMonitor.of(ten, clock);
             return () -> {
-                CostSampler s = m.newSampler();
-                return () -> {
-                    s.begin();
-                    s.end("obj-1", "echo", "client-1");
-                };
+                RequestCostSampler s = RequestCostSampler.jvm(16);
+                return () -> measuredRequest(s, m);
             };
         });
-        opsPerRound.put("CostSampler begin+end (1 in 16)", 2_000_000);
+        opsPerRound.put("RequestCostSampler + record (1 in 16)", 2_000_000);
 
         System.out.printf("%-40s %8s %16s%n", "path", "threads", "CPU ns/op (median of " + ROUNDS + ")");
         for (Map.Entry<String, Supplier<Path>> e : paths.entrySet()) {
@@ -121,6 +115,14 @@ public final class CpuCostMain {
                 System.out.printf("%-40s %8d %16.1f%n", e.getKey(), threads, ns);
             }
         }
+    }
+
+    /** One request's cost path on a dispatch thread: the sampler's reads before and after, then the record. */
+    private static void measuredRequest(RequestCostSampler s, RequestCostMonitor m) {
+        long cpu0 = s.measure("echo", System.nanoTime()) ? s.cpuNanos() : -1;
+        long alloc0 = s.allocatedBytes();
+        long cpu = cpu0 >= 0 ? s.cpuNanos() - cpu0 : -1;
+        m.record("obj-1", "echo", "client-1", cpu, s.allocatedBytes() - alloc0);
     }
 
     private static double measure(Path path, int threads, int ops) throws Exception {

@@ -9,7 +9,7 @@ import org.irmi.monitors.Clock;
 import org.irmi.monitors.LatencySnapshot;
 import org.irmi.monitors.LatencyWindow;
 import org.irmi.monitors.RequestCostMonitor;
-import org.irmi.monitors.RequestCostMonitor.CostSampler;
+import org.irmi.monitors.RequestCostSampler;
 import org.irmi.monitors.SlidingWindow;
 import org.irmi.sla.WindowConfig;
 import org.irmi.monitors.WindowSnapshot;
@@ -39,7 +39,6 @@ public class WindowBenchmark {
     private LatencyWindow latency;
     private CausalPairMonitor pairs;
     private RequestCostMonitor cost;
-    private RequestCostMonitor costSampled16;
 
     /** Builds fresh monitors, with some history so snapshots have buckets to walk. */
     @Setup(Level.Trial)
@@ -50,7 +49,6 @@ public class WindowBenchmark {
         latency = LatencyWindow.of(ten, clock);
         pairs = CausalPairMonitor.of(Map.of("events", 1.0), ten, clock);
         cost = RequestCostMonitor.of(ten, clock);
-        costSampled16 = RequestCostMonitor.sampled(ten, clock, 16);
         for (int i = 0; i < 1_000; i++) {
             window10.record(i);
             window100.record(i);
@@ -61,14 +59,23 @@ public class WindowBenchmark {
     /** Per-thread sampler, as a dispatch worker would keep it. */
     @State(Scope.Thread)
     public static class Worker {
-        CostSampler sampler;
-        CostSampler sampler16;
+        RequestCostSampler sampler;
+        RequestCostSampler sampler16;
+        RequestCostMonitor cost;
 
         /** @param b the shared benchmark state */
         @Setup(Level.Trial)
         public void setUp(WindowBenchmark b) {
-            sampler = b.cost.newSampler();
-            sampler16 = b.costSampled16.newSampler();
+            sampler = RequestCostSampler.jvm(1);
+            sampler16 = RequestCostSampler.jvm(16);
+            cost = b.cost;
+        }
+
+        void request(RequestCostSampler s) {
+            long cpu0 = s.measure("echo", System.nanoTime()) ? s.cpuNanos() : -1;
+            long alloc0 = s.allocatedBytes();
+            long cpu = cpu0 >= 0 ? s.cpuNanos() - cpu0 : -1;
+            cost.record("obj-1", "echo", "client-1", cpu, s.allocatedBytes() - alloc0);
         }
     }
 
@@ -128,8 +135,7 @@ public class WindowBenchmark {
      */
     @Benchmark
     public void costSamplerBeginEnd(Worker w) {
-        w.sampler.begin();
-        w.sampler.end("obj-1", "echo", "client-1");
+        w.request(w.sampler);
     }
 
     /**
@@ -139,8 +145,7 @@ public class WindowBenchmark {
      */
     @Benchmark
     public void costSamplerEvery16(Worker w) {
-        w.sampler16.begin();
-        w.sampler16.end("obj-1", "echo", "client-1");
+        w.request(w.sampler16);
     }
 
     /**

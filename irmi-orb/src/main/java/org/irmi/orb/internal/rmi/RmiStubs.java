@@ -93,7 +93,8 @@ public final class RmiStubs {
                         break;
                 }
             }
-            long start = System.nanoTime();
+            org.irmi.monitors.Clock clock = orb.hooks().clock();
+            long start = clock.nanoTime();
             ClientCallHook.Outcome outcome = ClientCallHook.Outcome.SYSTEM_EXCEPTION;
             ClientHooks.enterStubCall(call);
             try {
@@ -108,7 +109,7 @@ public final class RmiStubs {
             } finally {
                 ClientHooks.exitStubCall();
                 if (hook != null) {
-                    hook.afterCall(call, System.nanoTime() - start, outcome);
+                    hook.afterCall(call, clock.nanoTime() - start, outcome);
                 }
             }
         }
