@@ -57,7 +57,8 @@ public final class HostileClientsBenchmark {
 
     /** One trial's outcome. */
     record Trial(String orb, int n, long quietP50, long quietP99, long hostileP50, long hostileP99, long calls,
-                 long lost, long peakRssKb, boolean up, long peakHeld, long limit, String note) {
+                 long lost, long peakRssKb, boolean up, long peakHeld, long limit, String note, long floodRepliesPerSec,
+                 long neverReaderBytes, long slowlorisOpen, long serverOpenPeak, double serverCores) {
         double ratio() {
             return quietP99 == 0 ? Double.NaN : (double) hostileP99 / quietP99;
         }
@@ -110,11 +111,17 @@ public final class HostileClientsBenchmark {
         List<Socket> sockets = Collections.synchronizedList(new ArrayList<>());
         List<Thread> threads = new ArrayList<>();
         ORB client = null;
+        AttackerProcess attackers = null;
+        HostileAttackers inProcess = null;
+        Map<String, String> attack = Map.of();
         try {
             String ior = server.ior();
             client = Orbs.stock("jacorb.connection.client.pending_reply_timeout", "30000");
             Echo echo = EchoHelper.narrow(client.string_to_object(ior));
             byte[] key = GiopClient.objectKey(client.string_to_object(ior));
+            if (ATTACKERS_OWN_JVM) {
+                attackers = AttackerProcess.start(port, key); // idle until the hostile phase
+            }
             long[] lost = {0};
             long[] calls = {0};
             for (int i = 0; i < 2_000; i++) { // warm-up: JIT both sides before the quiet figure
@@ -131,79 +138,20 @@ public final class HostileClientsBenchmark {
                 server.command("trace quiet");
             }
             long peakRss = rssKb(child.pid());
-            // the hostile clients, all at once
-            threads.add(start("heap-bombs", () -> {
-                for (int i = 0; i < HEAP_BOMBS; i++) {
-                    Socket s = open(port, sockets);
-                    s.getOutputStream().write(header(0, (int) (64L << 20) - 12));
-                    s.getOutputStream().write(42);
-                }
-            }));
-            threads.add(start("pinners", () -> {
-                byte[] request = GiopClient.request12(1, key, "echoString", GiopClient.stringArg("pinned"), true);
-                byte[][] parts = GiopClient.fragment12(request, 1, 16);
-                for (int i = 0; i < PINNERS; i++) {
-                    Socket s = open(port, sockets);
-                    s.getOutputStream().write(parts[0]); // more fragments announced, never sent
-                }
-            }));
-            for (int i = 0; i < NEVER_READERS; i++) {
-                threads.add(start("never-reader-" + i, () -> {
-                    Socket s = open(port, sockets);
-                    s.setReceiveBufferSize(4096);
-                    byte[] args = GiopClient.bytesArg(new byte[256 * 1024]);
-                    OutputStream o = s.getOutputStream();
-                    for (int id = 0; hostile.get(); id++) {
-                        o.write(GiopClient.request12(id, key, "echoBytes", args, true));
-                    }
-                }));
+            // the hostile clients, all at once: in this JVM (the set-up before) or in one of their own
+            long cpu0 = cpuTicks(child.pid());
+            long hostileStart = System.nanoTime();
+            if (attackers != null) {
+                attackers.command("start");
+                attackers.await("STARTED");
+            } else {
+                inProcess = new HostileAttackers(port, key);
+                inProcess.start();
             }
-            for (int i = 0; i < FLOODS; i++) {
-                threads.add(start("flood-" + i, () -> {
-                    Socket s = open(port, sockets);
-                    InputStream in = s.getInputStream();
-                    Thread drain = new Thread(() -> {
-                        byte[] sink = new byte[65536];
-                        try {
-                            while (in.read(sink) >= 0) {
-                                // replies dropped
-                            }
-                        } catch (IOException ignored) {
-                            // closed
-                        }
-                    }, "flood-drain");
-                    drain.setDaemon(true);
-                    drain.start();
-                    byte[] args = GiopClient.stringArg("flood");
-                    OutputStream o = new java.io.BufferedOutputStream(s.getOutputStream(), 65536);
-                    for (int id = 0; hostile.get(); id++) {
-                        o.write(GiopClient.request12(id, key, "echoString", args, true));
-                    }
-                    o.flush();
-                }));
-            }
-            threads.add(start("slowloris", () -> {
-                List<Socket> slow = new ArrayList<>();
-                for (int i = 0; i < SLOWLORIS && hostile.get(); i++) {
-                    slow.add(open(port, sockets));
-                }
-                byte[] h = header(0, 100);
-                for (int at = 0; hostile.get(); at++) {
-                    for (Socket s : slow) {
-                        if (!s.isClosed()) {
-                            try {
-                                s.getOutputStream().write(h[at % h.length]);
-                            } catch (IOException closed) {
-                                s.close();
-                            }
-                        }
-                    }
-                    Thread.sleep(2_000);
-                }
-            }));
             Thread.sleep(1_000); // the hostile clients connect
             long[] peakHeld = {0};
             long[] limit = {0};
+            long[] peakOpen = {0};
             Thread watcher = start("server-watch", () -> {
                 while (hostile.get()) {
                     Thread.sleep(500);
@@ -222,11 +170,23 @@ public final class HostileClientsBenchmark {
                     if (orb.equals("irmi") && child.isAlive()) {
                         Map<String, Long> s = server.stats();
                         peakHeld[0] = Math.max(peakHeld[0], s.getOrDefault("held", 0L));
+                        peakOpen[0] = Math.max(peakOpen[0], s.getOrDefault("open", 0L));
                         limit[0] = s.getOrDefault("limit", 0L);
                     }
                 }
             }
             boolean up = child.isAlive();
+            double hostileSecondsRun = (System.nanoTime() - hostileStart) / 1e9;
+            double serverCpu = up ? (cpuTicks(child.pid()) - cpu0) / 100.0 / hostileSecondsRun : Double.NaN; // cores used
+            attack = attackers != null ? attackers.stop() : inProcess.stop();
+            attackers = null;
+            inProcess = null;
+            String attackLine = String.format(Locale.ROOT, "flood replies/s %s, never-reader bytes accepted %s, slowloris open %s,"
+                            + " bombs %s, pinners %s, server open conns peak %d, server CPU %.2f cores", attack.get("floodRepliesPerSec"),
+                    attack.get("neverReaderBytes"), attack.get("slowlorisOpen"), attack.get("bombs"), attack.get("pinners"),
+                    peakOpen[0], serverCpu);
+            System.out.println("ATTACK trial " + n + " " + orb + " (" + (ATTACKERS_OWN_JVM ? "own JVM: " + ATTACKER_PREFIX : "in the client's JVM")
+                    + "): " + attackLine + " " + attack);
             if (!up) {
                 String o = server.output();
                 System.out.println("server died; its last output:\n" + o.substring(Math.max(0, o.length() - 4000)));
@@ -245,9 +205,17 @@ public final class HostileClientsBenchmark {
             }
             return new Trial(orb, n, quiet.getValueAtPercentile(50), quiet.getValueAtPercentile(99),
                     loaded.getValueAtPercentile(50), loaded.getValueAtPercentile(99), calls[0], lost[0], peakRss, up,
-                    peakHeld[0], limit[0], note);
+                    peakHeld[0], limit[0], note, Long.parseLong(attack.getOrDefault("floodRepliesPerSec", "0")),
+                    Long.parseLong(attack.getOrDefault("neverReaderBytes", "0")), Long.parseLong(attack.getOrDefault("slowlorisOpen", "0")),
+                    peakOpen[0], serverCpu);
         } finally {
             hostile.set(false);
+            if (attackers != null) {
+                attackers.stop();
+            }
+            if (inProcess != null) {
+                inProcess.stop();
+            }
             synchronized (sockets) {
                 for (Socket s : sockets) {
                     try {
@@ -264,6 +232,104 @@ public final class HostileClientsBenchmark {
                 Orbs.destroy(client);
             }
             server.close();
+        }
+    }
+
+    /**
+     * Where the hostile clients run ({@code -Dirmi.hostile.attackers}): {@code process} (default) in a JVM of
+     * their own, started with {@link #ATTACKER_PREFIX}; {@code inprocess} in this JVM beside the good client,
+     * the set-up of the runs before.
+     */
+    static final boolean ATTACKERS_OWN_JVM = !System.getProperty("irmi.hostile.attackers", "process").equals("inprocess");
+
+    /**
+     * The command prefix of the attackers' JVM ({@code -Dirmi.hostile.attackerPrefix}), e.g. {@code nice -n 19}:
+     * the attackers' own CPU yields to the good client's JVM and to the server.
+     */
+    static final String ATTACKER_PREFIX = System.getProperty("irmi.hostile.attackerPrefix", "nice -n 19");
+
+    /** The server JVM's user + system CPU time in clock ticks (1/100 s). */
+    static long cpuTicks(long pid) {
+        try {
+            String stat = Files.readString(Path.of("/proc", Long.toString(pid), "stat"));
+            String[] f = stat.substring(stat.lastIndexOf(')') + 2).split(" ");
+            return Long.parseLong(f[11]) + Long.parseLong(f[12]);
+        } catch (IOException | RuntimeException e) {
+            return 0;
+        }
+    }
+
+    /** {@link HostileAttackers} in a JVM of their own. */
+    static final class AttackerProcess {
+        final Process process;
+        private final java.util.concurrent.LinkedBlockingQueue<String> lines = new java.util.concurrent.LinkedBlockingQueue<>();
+        private final java.io.PrintStream toChild;
+        private boolean stopped;
+
+        private AttackerProcess(Process process) {
+            this.process = process;
+            Thread pump = new Thread(() -> {
+                try (java.io.BufferedReader r = new java.io.BufferedReader(
+                        new java.io.InputStreamReader(process.getInputStream(), StandardCharsets.UTF_8))) {
+                    String l;
+                    while ((l = r.readLine()) != null) {
+                        lines.add(l);
+                    }
+                } catch (IOException ignored) {
+                    // ended
+                }
+            }, "attackers-output");
+            pump.setDaemon(true);
+            pump.start();
+            toChild = new java.io.PrintStream(process.getOutputStream(), true, StandardCharsets.UTF_8);
+        }
+
+        static AttackerProcess start(int port, byte[] key) throws IOException, InterruptedException {
+            List<String> command = new ArrayList<>();
+            if (!ATTACKER_PREFIX.isBlank()) {
+                command.addAll(List.of(ATTACKER_PREFIX.trim().split("\\s+")));
+            }
+            command.addAll(List.of(Paths.get(System.getProperty("java.home"), "bin", "java").toString(), "-Xmx256m",
+                    "-cp", System.getProperty("java.class.path"), HostileAttackers.class.getName(), Integer.toString(port),
+                    java.util.HexFormat.of().formatHex(key)));
+            AttackerProcess a = new AttackerProcess(new ProcessBuilder(command).redirectErrorStream(true).start());
+            a.await("READY");
+            return a;
+        }
+
+        void command(String line) {
+            toChild.println(line);
+        }
+
+        String await(String prefix) throws InterruptedException {
+            long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(60);
+            while (System.nanoTime() < deadline) {
+                String l = lines.poll(1, TimeUnit.SECONDS);
+                if (l != null && l.startsWith(prefix)) {
+                    return l;
+                }
+            }
+            throw new AssertionError("no line starting with '" + prefix + "' from the attackers' JVM");
+        }
+
+        Map<String, String> stop() throws InterruptedException {
+            if (stopped) {
+                return Map.of();
+            }
+            stopped = true;
+            command("stop");
+            Map<String, String> m = new java.util.LinkedHashMap<>();
+            try {
+                for (String kv : await("ATTACK").substring(6).trim().split(" ")) {
+                    String[] p = kv.split("=");
+                    m.put(p[0], p[1]);
+                }
+            } finally {
+                if (!process.waitFor(10, TimeUnit.SECONDS)) {
+                    process.destroyForcibly();
+                }
+            }
+            return m;
         }
     }
 
@@ -368,15 +434,19 @@ public final class HostileClientsBenchmark {
                 .append(" request floods (pipelined small requests) and ").append(SLOWLORIS)
                 .append(" slowloris connections (one byte every 2 s). ").append(trials)
                 .append(" trials, I-RMI and stock JacORB interleaved. Lost: calls that failed or came back wrong.\n\n");
+        b.append("Attackers: ").append(ATTACKERS_OWN_JVM ? "in a JVM of their own, started with `" + ATTACKER_PREFIX + "`"
+                : "in the good client's JVM").append(".\n\n");
         b.append("| server | trial | quiet p50 / p99 (us) | hostile p50 / p99 (us) | p99 hostile / quiet | calls | lost |")
-                .append(" server up | peak RSS (MB) | inbound budget peak / limit (MiB) | note |\n");
-        b.append("|---|---|---|---|---|---|---|---|---|---|---|\n");
+                .append(" server up | peak RSS (MB) | inbound budget peak / limit (MiB) | flood replies/s | never-reader MB accepted |")
+                .append(" slowloris open | server conns peak | server CPU (cores) | note |\n");
+        b.append("|---|---|---|---|---|---|---|---|---|---|---|---|---|---|---|---|\n");
         for (Trial r : results) {
-            b.append(String.format(Locale.ROOT, "| %s | %d | %d / %d | %d / %d | %.2fx | %d | %d | %s | %d | %s | %s |%n",
+            b.append(String.format(Locale.ROOT, "| %s | %d | %d / %d | %d / %d | %.2fx | %d | %d | %s | %d | %s | %d | %.1f | %d | %s | %.2f | %s |%n",
                     r.orb.equals("irmi") ? "I-RMI" : "stock JacORB", r.n, r.quietP50, r.quietP99, r.hostileP50, r.hostileP99,
                     r.ratio(), r.calls, r.lost, r.up ? "yes" : "**no**", r.peakRssKb / 1024,
                     r.limit == 0 ? "-" : String.format(Locale.ROOT, "%.1f / %.1f", r.peakHeld / 1048576.0, r.limit / 1048576.0),
-                    r.note));
+                    r.floodRepliesPerSec, r.neverReaderBytes / 1e6, r.slowlorisOpen, r.serverOpenPeak == 0 ? "-" : Long.toString(r.serverOpenPeak),
+                    r.serverCores, r.note));
         }
         b.append("\n**Medians over the trials**\n\n| server | p99 hostile / quiet (min - max) | lost (total) | up in every trial |\n|---|---|---|---|\n");
         for (String orb : List.of("irmi", "stock")) {
