@@ -27,7 +27,7 @@ public interface QosCrosstalkPoint {
     /** @return the streams active at the last tick. */
     int activeStreams();
 
-    /** @return the connection's current weight (the default weight when unknown). */
+    /** @return the weight the connection reads with (with {@code weightPer: rule}, its rule's shared among the rule's active connections; the default weight when unknown). */
     double weightOf(long connectionId);
 
     /** @return bytes read from the connection since it opened. */

@@ -43,6 +43,8 @@ public final class DefaultQosCrosstalkPoint implements QosCrosstalkPoint {
         double weight;
         /** Index of the rule that gave {@link #weight}, or {@link #DEFAULT_RULE}. */
         int rule;
+        /** The weight it reads with at the last tick (its rule's shared among the rule's active connections), NaN when idle. */
+        double effectiveWeight = Double.NaN;
         long bytesRead;
         long bytesAtLastTick;
         long lastActiveNanos = Long.MIN_VALUE / 2;
@@ -130,7 +132,8 @@ public final class DefaultQosCrosstalkPoint implements QosCrosstalkPoint {
             } else {
                 // Idle: back to the base budget; its receive buffer stays as it is (no system call,
                 // and a buffer left to the kernel's autotuning stays so).
-                apply(c, (int) config.baseReadBudgetBytes(), c.appliedReceiveBuffer);
+                c.effectiveWeight = Double.NaN;
+                apply(c, (int) config.baseReadBudgetBytes(), c.appliedReceiveBuffer, true);
             }
         }
         // weightPer: rule: the active connections of a rule share its weight.
@@ -142,23 +145,24 @@ public final class DefaultQosCrosstalkPoint implements QosCrosstalkPoint {
         }
         List<ReadBudgetAllocator.Stream> active = new ArrayList<>(activeConns.size());
         for (Conn c : activeConns) {
-            active.add(new ReadBudgetAllocator.Stream(c.id, c.weight / perRule.getOrDefault(c.rule, 1)));
+            c.effectiveWeight = c.weight / perRule.getOrDefault(c.rule, 1);
+            active.add(new ReadBudgetAllocator.Stream(c.id, c.effectiveWeight, c.weight));
         }
         if (active.size() != activeStreams) {
             LOG.debug("irmi.crosstalk active streams {} -> {}", activeStreams, active.size());
         }
         activeStreams = active.size();
         for (ReadBudgetAllocator.Budget b : ReadBudgetAllocator.allocate(active, config)) {
-            apply(connections.get(b.connectionId()), b.readBudgetBytes(), b.receiveBufferBytes());
+            apply(connections.get(b.connectionId()), b.readBudgetBytes(), b.receiveBufferBytes(), b.autotune());
         }
     }
 
-    private void apply(Conn c, int budget, int rcvbuf) {
+    private void apply(Conn c, int budget, int rcvbuf, boolean autotune) {
         if (c.appliedBudget != budget) {
             c.appliedBudget = budget;
             tuner.setReadBudget(c.id, budget);
         }
-        if (c.appliedReceiveBuffer == UNTUNED && rcvbuf >= config.maxReceiveBufferBytes()) {
+        if (autotune && c.appliedReceiveBuffer == UNTUNED && rcvbuf >= config.maxReceiveBufferBytes()) {
             // The heaviest stream keeps the kernel's receive-buffer autotuning (which grows past any
             // SO_RCVBUF we may set: net.ipv4.tcp_rmem against net.core.rmem_max) until it must be
             // made smaller; setting SO_RCVBUF turns autotuning off for good.
@@ -178,7 +182,11 @@ public final class DefaultQosCrosstalkPoint implements QosCrosstalkPoint {
     @Override
     public double weightOf(long connectionId) {
         Conn c = connections.get(connectionId);
-        return c == null ? config.defaultWeight() : c.weight;
+        if (c == null) {
+            return config.defaultWeight();
+        }
+        // What it reads with: with weightPer: rule, its rule's weight shared among the rule's active connections.
+        return Double.isNaN(c.effectiveWeight) ? c.weight : c.effectiveWeight;
     }
 
     @Override

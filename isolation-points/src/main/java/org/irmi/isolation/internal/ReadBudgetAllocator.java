@@ -13,7 +13,9 @@ import org.irmi.sla.CrosstalkConfig;
  *   budget_i = clamp(round(baseReadBudgetBytes * n * w_i / W), minReadBudgetBytes, maxReadBudgetBytes)
  *   rcvbuf_i = clamp(round(maxReceiveBufferBytes * w_i / w_max), minReceiveBufferBytes, maxReceiveBufferBytes)
  * </pre>
- * The heaviest active stream (and a stream alone) gets the largest receive buffer: the paper's
+ * where w_max is the largest weight among the connections of the heaviest rule (with weights per
+ * connection: the largest weight). The heaviest rule's streams (and a stream alone) get the largest
+ * receive buffer and keep autotuning: the paper's
  * lever ("a larger buffer enables us to read more data per system call"), and what lets a large
  * request arrive at the speed of the network instead of one small TCP window per reader turn. A
  * buffer as small as the read budget throttled a lone 8 MB request to a quarter of plain JacORB's
@@ -27,20 +29,37 @@ public final class ReadBudgetAllocator {
     private ReadBudgetAllocator() {
     }
 
-    /** One active stream: its connection and its weight. */
-    public record Stream(long connectionId, double weight) {
+    /**
+     * One active stream: its connection, the weight it reads with, and the weight of its rule (the
+     * same, unless the SLA shares a rule's weight among its connections: {@code weightPer: rule}).
+     */
+    public record Stream(long connectionId, double weight, double ruleWeight) {
+        public Stream(long connectionId, double weight) {
+            this(connectionId, weight, weight);
+        }
     }
 
-    /** The budget and receive buffer for one connection. */
-    public record Budget(long connectionId, int readBudgetBytes, int receiveBufferBytes) {
+    /**
+     * The budget and receive buffer for one connection; {@code autotune}: it belongs to the
+     * heaviest rule and may keep the kernel's receive-buffer autotuning.
+     */
+    public record Budget(long connectionId, int readBudgetBytes, int receiveBufferBytes, boolean autotune) {
     }
 
     public static List<Budget> allocate(List<Stream> active, CrosstalkConfig c) {
         double total = 0;
-        double heaviest = 0;
+        double heaviestRule = 0;
         for (Stream s : active) {
             total += s.weight();
-            heaviest = Math.max(heaviest, s.weight());
+            heaviestRule = Math.max(heaviestRule, s.ruleWeight());
+        }
+        // The buffers scale to the heaviest rule's connections: a lone connection of a light rule is
+        // never the "heaviest" (left to autotuning) because the heavy rule's weight is shared.
+        double heaviest = 0;
+        for (Stream s : active) {
+            if (s.ruleWeight() == heaviestRule) {
+                heaviest = Math.max(heaviest, s.weight());
+            }
         }
         int n = active.size();
         List<Budget> out = new ArrayList<>(n);
@@ -49,7 +68,7 @@ public final class ReadBudgetAllocator {
             budget = Math.max(c.minReadBudgetBytes(), Math.min(c.maxReadBudgetBytes(), budget));
             long rcv = Math.round(c.maxReceiveBufferBytes() * s.weight() / heaviest);
             rcv = Math.max(c.minReceiveBufferBytes(), Math.min(c.maxReceiveBufferBytes(), rcv));
-            out.add(new Budget(s.connectionId(), (int) budget, (int) rcv));
+            out.add(new Budget(s.connectionId(), (int) budget, (int) rcv, s.ruleWeight() == heaviestRule));
         }
         return out;
     }

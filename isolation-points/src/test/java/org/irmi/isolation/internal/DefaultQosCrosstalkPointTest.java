@@ -82,6 +82,31 @@ class DefaultQosCrosstalkPointTest {
     }
 
     @Test
+    void shouldKeepAutotuningForTheHeaviestRuleOnlyWhenItsWeightIsSharedAmongManyConnections() {
+        CrosstalkConfig c = CrosstalkConfig.custom().weightPer(CrosstalkConfig.WeightPer.RULE)
+                .addWeight(new StreamWeight(StreamWeight.Kind.OBJECT_KEY, "*bulk*", 8))
+                .minReceiveBufferBytes(8 * 1024).maxReceiveBufferBytes(128 * 1024).build();
+        DefaultQosCrosstalkPoint p = new DefaultQosCrosstalkPoint(c, tuner);
+        for (long bulk = 1; bulk <= 9; bulk++) {
+            p.onConnectionOpened(bulk, "127.0.0.1");
+            p.onRequestHeader(header(bulk, "POA/bulk", null));
+            p.onBytesRead(bulk, 1);
+        }
+        p.onConnectionOpened(10, "127.0.0.1");
+        p.onRequestHeader(header(10, "POA/small", null));
+        p.onBytesRead(10, 1);
+
+        p.tick(0);
+
+        // The lone unweighted connection reads with 1 against 8/9 each, yet it is not the heavy rule:
+        // its buffer is set (at most the maximum), not left to the kernel's autotuning.
+        assertThat(buffers).containsEntry(10L, 128 * 1024);
+        assertThat(buffers).doesNotContainKeys(1L, 2L, 9L);
+        assertThat(p.weightOf(1)).isCloseTo(8 / 9.0, within(1e-9));
+        assertThat(p.weightOf(10)).isEqualTo(1.0);
+    }
+
+    @Test
     void shouldGiveEveryConnectionItsRulesWholeWeightWhenWeightIsPerConnection() {
         CrosstalkConfig c = CrosstalkConfig.custom()
                 .addWeight(new StreamWeight(StreamWeight.Kind.OBJECT_KEY, "*bulk*", 8))

@@ -21,12 +21,12 @@ import org.irmi.bench.experiments.internal.SlaFiles;
 
 /**
  * The paper's QoS crosstalk experiment (section 3.3, Figures 8-9): the time to assemble a large
- * request against its size (64 KB to 8 MB), alone, with one 2 KB secondary stream and with N, on
+ * request against its size (64 KB to 4 MB over the link), alone, with one 2 KB secondary stream and with N, on
  * plain JacORB and then on I-RMI with the large stream weighted 1x, 2x, 4x and 8x.
  *
- * <p>Placement on two cores: the server alone on CPU 0, every client on CPU 1, so the streams
- * compete inside the server (its reader threads on plain JacORB, its one selector thread on
- * I-RMI) and not for the server's CPU with the clients.
+ * <p>Placement on two cores: the server alone on CPU 0, every client on CPU 1. The clients run
+ * behind an emulated 100 Mbit/s link ({@link LinkEmulation}), so the streams compete for the link,
+ * and the server decides by what it reads how much of it each stream gets.
  */
 public final class CrosstalkExperiment implements Experiment {
 
@@ -182,7 +182,8 @@ public final class CrosstalkExperiment implements Experiment {
         CrosstalkReport.report(result, trials, reps);
         for (Map.Entry<Case, List<Long>> e : deferrals.entrySet()) {
             if (e.getKey().orb() == OrbKind.IRMI) {
-                result.figure("irmi.readDeferrals." + e.getKey().weight() + "x." + e.getKey().streams() + "streams",
+                result.figure("irmi.readDeferrals." + e.getKey().weight() + "x." + e.getKey().streams() + "streams"
+                                + (e.getKey().perConnection() ? ".perConnection" : ""),
                         e.getValue().stream().mapToLong(Long::longValue).sorted().skip(e.getValue().size() / 2).findFirst()
                                 .orElse(0));
             }
@@ -212,16 +213,14 @@ public final class CrosstalkExperiment implements Experiment {
     }
 
     /**
-     * The conditions of one trial. Plain JacORB alone and with 1 to {@link #MANY_STREAMS} secondary
-     * streams, so the report can name the fewest streams that show the harm on this machine (the
-     * issue's allowance where one stream does not); I-RMI alone, its {@link #GOAL_WEIGHT}x weight
-     * with the same stream counts, and the four weights of Figure 9 with one stream (the paper's
-     * figure) and with {@link #MANY_STREAMS} (where plain JacORB shows the harm, so the order of the
-     * curves is measured under contention). The tiny (CI) and quick plans keep the two ends of each
-     * (1 and N streams, weights 1x and 8x; quick measures more requests): each condition warms up
-     * until the JIT is quiet (7-12 s on a 2-core machine), and the quick plan with 1, 2, 4, 8 streams
-     * and all four weights made the quick crosstalk run alone take 4 min 24 s (1 and N streams with
-     * all four weights: 3 min 12 s), against the 5 minutes of the whole {@code --quick}.
+     * The conditions of one trial. Full run: plain JacORB alone and with 1, 2 and {@link #MANY_STREAMS}
+     * secondary streams (so the report can name the fewest that show the harm); I-RMI alone, its
+     * {@link #GOAL_WEIGHT}x weight with the same stream counts, the four weights of Figure 9 with one
+     * stream (the paper's figure) and with {@link #MANY_STREAMS} (where the order of the curves is
+     * measured under contention), and {@link #GOAL_WEIGHT}x with {@link #MANY_STREAMS} streams under
+     * the same SLA with {@code weightPer: connection}. Quick: plain alone, 1 and N streams; I-RMI
+     * alone, 8x with 1 and N (the goals' conditions, so {@code --quick} stays under 5 minutes). Tiny
+     * (CI): as quick plus I-RMI 1x with 1 and N, whose deferrals the CI test checks.
      */
     static List<Case> plan(org.irmi.bench.experiments.RunLength length, boolean plain, boolean irmi) {
         int[] streamCounts = switch (length) {
@@ -325,7 +324,7 @@ public final class CrosstalkExperiment implements Experiment {
             warmups.computeIfAbsent(c, k -> new ArrayList<>()).add(warm);
             large.send("measure");
             new ProgressBar(context.terminal()).steps("crosstalk " + c.label() + " (sizes)", sizes.toString().split(",").length,
-                    () -> large.linesWith("RESULT").size(), () -> !large.alive(), caseTimeoutMillis(reps, link));
+                    () -> large.linesWith("RESULT").size(), () -> !large.alive(), caseTimeoutMillis(reps, c.streams(), link));
             if (large.linesWith("RESULT").size() < sizes.toString().split(",").length) {
                 large.await("DONE", 5_000); // throws with the client's last output
             }
@@ -402,16 +401,17 @@ public final class CrosstalkExperiment implements Experiment {
     }
 
     /**
-     * A bound on one condition: generous (at 50 ms per MB and request, 10x slower than measured
-     * here) so a slow ORB is measured, but a stalled one ends the condition instead of the run.
+     * A bound on one condition: generous (on loopback 50 ms per MB and request, 10x slower than
+     * measured there) so a slow ORB is measured, but a stalled one ends the condition instead of the run.
      */
-    static long caseTimeoutMillis(int reps, LinkEmulation link) {
+    static long caseTimeoutMillis(int reps, int streams, LinkEmulation link) {
         long totalMb = 0;
         for (int size : SIZES) {
             totalMb += Math.max(1, size >> 20);
         }
-        // On an emulated link: 16x the link's own time (plain JacORB with 4 streams took up to 15x).
-        long perMb = link == null ? 50 : Math.max(50, Math.round(16 * link.millisPerMib()));
+        // On an emulated link: 4x the link's own time for each stream sharing it (plain JacORB with
+        // 4 streams took up to 15x, its fair share being a fifth).
+        long perMb = link == null ? 50 : Math.max(50, Math.round(4 * link.millisPerMib() * (streams + 1)));
         return 33_000 + (long) (reps + 3) * totalMb * perMb;
     }
 
@@ -454,10 +454,11 @@ public final class CrosstalkExperiment implements Experiment {
         for (int t = 0; t < trials.size(); t++) {
             int trial = t + 1;
             trials.get(t).forEach((c, bySize) -> bySize.forEach((size, v) -> lines.add(String.format(
-                    "%d,%s,%s,%d,%d,%d,%d,%d,%d", trial, c.label(), c.orb().name().toLowerCase(), c.weight(), c.streams(),
+                    "%d,%s,%s,%d,%s,%d,%d,%d,%d,%d", trial, c.label(), c.orb().name().toLowerCase(), c.weight(),
+                    c.perConnection() ? "connection" : "rule", c.streams(),
                     size, v[0], v[1], v[2]))));
         }
         context.writeCsv("crosstalk-assembly.csv",
-                "trial,case,orb,weight,secondary_streams,bytes,median_nanos,mean_nanos,p90_nanos", lines);
+                "trial,case,orb,weight,weight_per,secondary_streams,bytes,median_nanos,mean_nanos,p90_nanos", lines);
     }
 }

@@ -85,7 +85,8 @@ final class CrosstalkReport {
                     harm.shown() ? "shown" : "not shown");
         }
         result.table(byStreams);
-        // The weight's own effect with the most streams, on I-RMI alone: 1x (no pacing) against 8x.
+        // The weight's own effect with the most streams, on I-RMI alone: 1x (the N streams share weight 1
+        // against the large stream's 1 under weightPer: rule) against 8x.
         List<Double> oneX = new ArrayList<>();
         for (Map<Case, Map<Integer, long[]>> trial : trials) {
             oneX.add(worstRatio(trial, find(trial, OrbKind.IRMI, GOAL_WEIGHT, 0), find(trial, OrbKind.IRMI, 1, MANY_STREAMS)));

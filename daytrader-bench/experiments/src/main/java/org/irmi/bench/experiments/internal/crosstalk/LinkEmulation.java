@@ -27,14 +27,19 @@ import java.util.concurrent.TimeUnit;
  */
 public final class LinkEmulation implements AutoCloseable {
 
+    /** Links opened by this JVM, for unique names. */
+    private static final java.util.concurrent.atomic.AtomicInteger OPENED = new java.util.concurrent.atomic.AtomicInteger();
+
     private final String namespace;
+    private final String hostInterface;
     private final String serverAddress;
     private final String rate;
     private final int queueBytes;
     private boolean closed;
 
-    private LinkEmulation(String namespace, String serverAddress, String rate, int queueBytes) {
+    private LinkEmulation(String namespace, String hostInterface, String serverAddress, String rate, int queueBytes) {
         this.namespace = namespace;
+        this.hostInterface = hostInterface;
         this.serverAddress = serverAddress;
         this.rate = rate;
         this.queueBytes = queueBytes;
@@ -47,13 +52,15 @@ public final class LinkEmulation implements AutoCloseable {
      * @param queueBytes the switch port's buffer in bytes
      */
     public static LinkEmulation open(String rate, int queueBytes) throws IOException {
+        millisPerMib(rate); // an unreadable rate fails here, before anything is created
         long pid = ProcessHandle.current().pid();
-        String namespace = "irmi-xt-" + pid;
-        String host = "ixh" + pid;    // interface names: at most 15 characters
-        String peer = "ixc" + pid;
-        String net = "10.213." + (pid % 250) + ".";
-        LinkEmulation link = new LinkEmulation(namespace, net + "1", rate, queueBytes);
+        int n = OPENED.incrementAndGet() % 100;
+        String namespace = "irmi-xt-" + pid + "-" + n;
+        String host = "ixh" + pid + "." + n;    // interface names: at most 15 characters (pid <= 7 digits)
+        String peer = "ixc" + pid + "." + n;
         removeStale();
+        String net = freeSubnet(pid + n);
+        LinkEmulation link = new LinkEmulation(namespace, host, net + "1", rate, queueBytes);
         try {
             run("ip", "netns", "add", namespace);
             run("ip", "link", "add", host, "type", "veth", "peer", "name", peer);
@@ -86,9 +93,14 @@ public final class LinkEmulation implements AutoCloseable {
 
     /** @return milliseconds the link takes to carry one MiB at its rate (rates as {@code 100mbit}, {@code 1gbit}) */
     public double millisPerMib() {
+        return millisPerMib(rate);
+    }
+
+    private static double millisPerMib(String rate) {
         java.util.regex.Matcher m = java.util.regex.Pattern.compile("(\\d+)([kmg]?)bit").matcher(rate);
         if (!m.matches()) {
-            throw new IllegalArgumentException("link rate '" + rate + "': expected a number and kbit, mbit or gbit");
+            throw new IllegalArgumentException("link rate '" + rate + "': expected a whole number and kbit, mbit or gbit"
+                    + " (e.g. 100mbit)");
         }
         double bits = Double.parseDouble(m.group(1)) * switch (m.group(2)) {
             case "k" -> 1e3;
@@ -97,6 +109,11 @@ public final class LinkEmulation implements AutoCloseable {
             default -> 1;
         };
         return 8.0 * (1 << 20) / bits * 1000;
+    }
+
+    /** @return the veth end in the server's namespace */
+    String hostInterface() {
+        return hostInterface;
     }
 
     /** @return what goes before a client's command so it runs behind the link */
@@ -127,10 +144,35 @@ public final class LinkEmulation implements AutoCloseable {
         }
         closed = true;
         try {
+            // Deleting the link is synchronous and removes both ends; deleting only the namespace
+            // leaves the kernel to remove the pair later.
+            run("ip", "link", "del", hostInterface);
+        } catch (IOException ignored) {
+            // not created, or already gone
+        }
+        try {
             run("ip", "netns", "del", namespace);
         } catch (IOException ignored) {
             // not created, or already gone
         }
+    }
+
+    /**
+     * A /24 of 198.18.0.0/15 (RFC 2544's range for benchmarks, never routed) that no interface of
+     * this machine uses, starting from {@code seed}.
+     *
+     * @return its first three octets and a dot, e.g. {@code 198.18.7.}
+     */
+    private static String freeSubnet(long seed) throws IOException {
+        String used = run("ip", "-4", "addr", "show");
+        for (int i = 0; i < 512; i++) {
+            int k = (int) ((seed + i) % 512);
+            String net = "198." + (18 + k / 256) + "." + (k % 256) + ".";
+            if (!used.contains(" " + net)) {
+                return net;
+            }
+        }
+        throw new IOException("no free /24 in 198.18.0.0/15 for the crosstalk link");
     }
 
     /**
@@ -145,7 +187,7 @@ public final class LinkEmulation implements AutoCloseable {
                 continue;
             }
             try {
-                long pid = Long.parseLong(name.substring("irmi-xt-".length()));
+                long pid = Long.parseLong(name.substring("irmi-xt-".length()).split("-")[0]);
                 if (ProcessHandle.of(pid).map(ProcessHandle::isAlive).orElse(false)) {
                     continue; // another run's, still going
                 }
@@ -166,8 +208,8 @@ public final class LinkEmulation implements AutoCloseable {
             }
             String text = Files.readString(out, StandardCharsets.UTF_8).trim();
             if (p.exitValue() != 0) {
-                throw new IOException("the crosstalk link emulation needs root (CAP_NET_ADMIN) and iproute2: '"
-                        + String.join(" ", command) + "' exited with " + p.exitValue() + ": " + text);
+                throw new IOException("'" + String.join(" ", command) + "' exited with " + p.exitValue() + ": " + text
+                        + " (the crosstalk link emulation needs root, i.e. CAP_NET_ADMIN, and iproute2)");
             }
             return text;
         } catch (InterruptedException e) {

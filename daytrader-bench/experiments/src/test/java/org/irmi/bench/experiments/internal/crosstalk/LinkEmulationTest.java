@@ -24,11 +24,14 @@ class LinkEmulationTest {
     void shouldCarryAClientsBytesAtTheLinksRateAndRemoveTheNamespaceWhenClosed() throws Exception {
         int bytes = 4 << 20;
         String namespace;
+        String hostInterface;
         long nanos;
         try (LinkEmulation link = LinkEmulation.open("100mbit", 256 << 10);
              ServerSocket server = new ServerSocket(0, 1, InetAddress.getByName(link.serverAddress()))) {
             namespace = link.clientPrefix().get(link.clientPrefix().size() - 1);
+            hostInterface = link.hostInterface();
             assertThat(netnsList()).contains(namespace);
+            assertThat(run("ip", "link", "show", hostInterface)).isZero();
             List<String> command = new ArrayList<>(link.clientPrefix());
             command.addAll(List.of("bash", "-c", "head -c " + bytes + " /dev/zero > /dev/tcp/" + link.serverAddress()
                     + "/" + server.getLocalPort()));
@@ -55,6 +58,7 @@ class LinkEmulationTest {
                     .isLessThan(10 * link.millisPerMib() * 4);
         }
         assertThat(netnsList()).doesNotContain(namespace);
+        assertThat(run("ip", "link", "show", hostInterface)).as("the veth pair is gone").isNotZero();
     }
 
     @Test
@@ -63,13 +67,23 @@ class LinkEmulationTest {
             assertThat(link.millisPerMib()).isCloseTo(83.886, org.assertj.core.data.Offset.offset(0.01));
             assertThat(link.describe()).contains("100mbit").contains("64 KiB");
         }
-        assertThatThrownBy(() -> LinkEmulation.open("fast", 64 << 10)).hasMessageContaining("fast");
+        assertThatThrownBy(() -> LinkEmulation.open("fast", 64 << 10)).hasMessageContaining("'fast'");
+        assertThatThrownBy(() -> LinkEmulation.open("100Mbit", 64 << 10)).as("tc would take it; the timeouts would not")
+                .hasMessageContaining("100Mbit");
     }
 
-    private static String netnsList() throws Exception {
+    /** @return the namespaces' names, one per element (exact names, not substrings of a listing) */
+    private static List<String> netnsList() throws Exception {
         Process p = new ProcessBuilder("ip", "netns", "list").redirectErrorStream(true).start();
         String out = new String(p.getInputStream().readAllBytes(), StandardCharsets.UTF_8);
         p.waitFor(5, TimeUnit.SECONDS);
-        return out;
+        return out.lines().map(l -> l.split(" ")[0]).toList();
+    }
+
+    private static int run(String... command) throws Exception {
+        Process p = new ProcessBuilder(command).redirectErrorStream(true).start();
+        p.getInputStream().readAllBytes();
+        assertThat(p.waitFor(5, TimeUnit.SECONDS)).isTrue();
+        return p.exitValue();
     }
 }
