@@ -820,25 +820,14 @@ final class SelectorLoop implements IrmiTransport, Runnable {
         List<ReplyContextProvider> providers = hooks.replyContextProviders();
         int[] ids = new int[providers.size()];
         byte[][] data = new byte[providers.size()][];
-        int n = 0;
-        for (ReplyContextProvider provider : providers) {
-            byte[] d;
-            try {
-                d = provider.contextData(operation, exceptionReply);
-            } catch (RuntimeException e) {
-                LOG.warn("reply context provider failed", e);
-                d = null;
+        int[] n = {0};
+        ReplyContexts.collect(hooks, operation, exceptionReply, null, (id, d) -> {
+            if (n[0] < ids.length) { // a provider added since the arrays were sized waits for the next reply
+                ids[n[0]] = id;
+                data[n[0]++] = d;
             }
-            if (d != null) {
-                ids[n] = provider.contextId();
-                data[n++] = d;
-            }
-        }
-        if (n < ids.length) {
-            ids = java.util.Arrays.copyOf(ids, n);
-            data = java.util.Arrays.copyOf(data, n);
-        }
-        return new Object[] {ids, data};
+        });
+        return new Object[] {java.util.Arrays.copyOf(ids, n[0]), java.util.Arrays.copyOf(data, n[0])};
     }
 
     /** Runs on a dispatch worker: hands one request to JacORB. */

@@ -2,7 +2,6 @@ package org.irmi.orb.internal;
 
 import org.irmi.monitors.RequestCostSampler;
 import org.irmi.orb.IrmiHooks;
-import org.irmi.orb.ReplyContextProvider;
 import org.irmi.orb.RequestCost;
 import org.irmi.orb.RequestCostListener;
 import org.jacorb.orb.giop.GIOPConnection;
@@ -214,20 +213,7 @@ final class ServerHookInterceptor extends LocalObject implements ServerRequestIn
         if (hooks.replyContextProviders().isEmpty()) {
             return;
         }
-        String op = ri.operation();
-        for (ReplyContextProvider p : hooks.replyContextProviders()) {
-            try {
-                long version = p.contextVersion();
-                if (version >= 0 && connection != null && !connection.takeContextVersion(p.contextId(), version)) {
-                    continue; // this connection has this version already
-                }
-                byte[] data = p.contextData(op, exception);
-                if (data != null) {
-                    ri.add_reply_service_context(new ServiceContext(p.contextId(), data), true);
-                }
-            } catch (RuntimeException e) {
-                LOG.warn("reply context provider failed", e);
-            }
-        }
+        ReplyContexts.collect(hooks, ri.operation(), exception, connection,
+                (id, data) -> ri.add_reply_service_context(new ServiceContext(id, data), true));
     }
 }
