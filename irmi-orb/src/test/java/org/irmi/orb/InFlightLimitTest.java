@@ -57,6 +57,50 @@ class InFlightLimitTest {
         }
     }
 
+    @Test
+    void shouldHoldNoRequestsReadyToStartWhileAClosedLoopClientCalls() throws Exception {
+        assertThat(Files.isReadable(Path.of("/proc/thread-self/schedstat")))
+                .as("scheduler statistics (/proc/thread-self/schedstat), which the limit needs: run on Linux").isTrue();
+        int cores = Runtime.getRuntime().availableProcessors();
+        for (boolean lightFirst : new boolean[] {true, false}) {
+            ORB server = Orbs.irmi("irmi.transport.max_requests_in_flight", Integer.toString(MAX),
+                    "irmi.transport.sweep_interval_ms", "100",
+                    "irmi.transport.light_requests_first", Boolean.toString(lightFirst));
+            ORB pipelining = Orbs.irmi();
+            ORB closedLoop = Orbs.irmi();
+            AtomicBoolean stop = new AtomicBoolean();
+            Thread light = null;
+            try {
+                String ior = Orbs.serve(server, new EchoServant());
+                Echo shared = EchoHelper.narrow(pipelining.string_to_object(ior)); // 4 threads, one connection
+                Echo alone = EchoHelper.narrow(closedLoop.string_to_object(ior));  // one call at a time
+                alone.echoString("x");
+                light = new Thread(() -> {
+                    while (!stop.get()) {
+                        alone.echoString("x");
+                    }
+                }, "closed-loop");
+                light.start();
+                IrmiTransport transport = Orbs.transport(server);
+                if (lightFirst) {
+                    // echoString only computes: about cores * 1 needed, and nothing more while light requests arrive
+                    assertThat(loadUntil(transport, 4, () -> shared.echoString("x"), limit -> limit < 2 * cores))
+                            .as("limit with a closed-loop client beside").isBetween(cores, 2 * cores - 1);
+                } else {
+                    // the same load with light_requests_first=false: one request per core ready to start, always
+                    assertThat(loadUntil(transport, 4, () -> shared.echoString("x"), limit -> limit < MAX))
+                            .as("limit with light_requests_first=false").isBetween(2 * cores, 4 * cores);
+                }
+            } finally {
+                stop.set(true);
+                if (light != null) {
+                    light.join(10_000);
+                }
+                Orbs.destroy(closedLoop, pipelining, server);
+            }
+        }
+    }
+
     /** Calls {@code call} from {@code threads} threads until the limit satisfies {@code done} (at most 20 s); returns it. */
     private static int loadUntil(IrmiTransport transport, int threads, Runnable call, IntPredicate done) throws Exception {
         AtomicBoolean stop = new AtomicBoolean();

@@ -95,6 +95,8 @@ final class SelectorLoop implements IrmiTransport, Runnable {
     final CoreSamples coreSamples = new CoreSamples();
     /** {@code requests.finishedTotal()} at the last sweep. SELECTOR THREAD ONLY. */
     private long finishedAtLastSweep;
+    /** Counted requests read since the last sweep from connections with nothing in flight (see {@link CoreLimit#onLightRequests}). */
+    private long lightRequests;
     /** Requests read and waiting for a slot, in the order they will get one. SELECTOR THREAD ONLY. */
     private final FairScheduler<Task> waiting = new FairScheduler<>();
     /** {@code waiting.size()}, for other threads (written by the selector thread only). */
@@ -608,6 +610,8 @@ final class SelectorLoop implements IrmiTransport, Runnable {
                 coreSamples.drainInto(coreLimit);
             }
             finishedAtLastSweep = finished;
+            coreLimit.onLightRequests(config.lightRequestsFirst() ? lightRequests : 0);
+            lightRequests = 0;
             releaseWaiting(); // the limit may have grown
         }
         long stallDeadline = nowNanos - TimeUnit.MILLISECONDS.toNanos(config.stallTimeoutMillis());
@@ -757,7 +761,11 @@ final class SelectorLoop implements IrmiTransport, Runnable {
         boolean counted = type != Giop.REPLY && type != Giop.LOCATE_REPLY;
         Task t = new Task(c, m, type, requestId, type == Giop.REQUEST && response && requestId != -1, op, counted,
                 c.flow.costEstimate());
-        if (!counted || (c.admittedRequests.get() == 0 && c.flow.waiting() == 0)) {
+        boolean light = c.admittedRequests.get() == 0 && c.flow.waiting() == 0;
+        if (counted && light) {
+            lightRequests++;
+        }
+        if (!counted || light) {
             // A connection with nothing in flight never waits for a slot: it cannot be the one
             // crowding out the others (fair queueing would serve it next anyway), and closed-loop
             // clients, the common case, stay off the scheduler and its extra wake-ups. The requests

@@ -37,6 +37,10 @@ import org.jacorb.config.ConfigurationException;
  *                                 connections (see {@code FairScheduler}); default {@code jacorb.poa.thread_pool_max}
  * @param adaptRequestsInFlight    true to keep the requests in flight to what keeps the cores busy, at most
  *                                 {@code maxRequestsInFlight} (see {@code CoreLimit}); false: always {@code maxRequestsInFlight}
+ * @param lightRequestsFirst       true (the default) to withhold the requests ready to start beyond what keeps the
+ *                                 cores busy while requests of connections with nothing in flight arrive (latency
+ *                                 for them before throughput for the pipelining connections; see
+ *                                 {@code CoreLimit#onLightRequests}); false: always one per core ready
  */
 public record TransportConfig(int maxMessageBytes, int readBudgetBytes, int soloReadBudgetBytes, int acceptBacklog,
                               int maxOutboundBytes, int handoffQueueCapacity, int dispatchThreads,
@@ -44,7 +48,7 @@ public record TransportConfig(int maxMessageBytes, int readBudgetBytes, int solo
                               int maxServerConnections, int receiveBufferBytes, long sweepIntervalMillis,
                               long maxInboundBytes,
                               long maxReadDeferMillis, int readPacingRequestCostBytes, int maxRequestsInFlight,
-                              boolean adaptRequestsInFlight) {
+                              boolean adaptRequestsInFlight, boolean lightRequestsFirst) {
 
     public static final String PREFIX = "irmi.transport.";
     public static final int DEFAULT_MAX_MESSAGE_BYTES = 64 * 1024 * 1024;
@@ -60,6 +64,7 @@ public record TransportConfig(int maxMessageBytes, int readBudgetBytes, int solo
     public static final long DEFAULT_MAX_READ_DEFER_MILLIS = 10;
     public static final int DEFAULT_READ_PACING_REQUEST_COST_BYTES = 128 * 1024;
     public static final boolean DEFAULT_ADAPT_REQUESTS_IN_FLIGHT = true;
+    public static final boolean DEFAULT_LIGHT_REQUESTS_FIRST = true;
     /** JacORB's key for the connections a server serves at once. */
     public static final String MAX_SERVER_CONNECTIONS = "jacorb.connection.max_server_connections";
     /** JacORB's key for its server's reader threads, one per connection (bugjac460). */
@@ -129,6 +134,7 @@ public record TransportConfig(int maxMessageBytes, int readBudgetBytes, int solo
                 c.getAttributeAsInteger(PREFIX + "read_pacing_request_cost_bytes", DEFAULT_READ_PACING_REQUEST_COST_BYTES),
                 c.getAttributeAsInteger(PREFIX + "max_requests_in_flight",
                         Math.max(1, c.getAttributeAsInteger("jacorb.poa.thread_pool_max", JACORB_THREAD_POOL_MAX))),
-                c.getAttributeAsBoolean(PREFIX + "adapt_requests_in_flight", DEFAULT_ADAPT_REQUESTS_IN_FLIGHT));
+                c.getAttributeAsBoolean(PREFIX + "adapt_requests_in_flight", DEFAULT_ADAPT_REQUESTS_IN_FLIGHT),
+                c.getAttributeAsBoolean(PREFIX + "light_requests_first", DEFAULT_LIGHT_REQUESTS_FIRST));
     }
 }

@@ -51,6 +51,34 @@ class CoreLimitTest {
     }
 
     @Test
+    void shouldWithholdTheRequestsReadyToStartWhileLightRequestsArrive() {
+        CoreLimit l = new CoreLimit(2, 32);
+        l.onWindow(16 * 20 * MICRO, 16 * 20 * MICRO, 16);
+        assertThat(l.limit()).isEqualTo(4);
+        // a closed-loop client's request arrived in the last window: only what keeps the cores busy
+        l.onLightRequests(1);
+        assertThat(l.limit()).isEqualTo(2);
+        assertThat(l.ready()).isZero();
+        l.onWindow(16 * 30 * MICRO, 16 * 20 * MICRO, 16); // needed = 3, nothing ready beyond
+        assertThat(l.limit()).isEqualTo(3);
+        // a window without one: the pipelining connections get their surplus back
+        l.onLightRequests(0);
+        assertThat(l.limit()).isEqualTo(5);
+    }
+
+    @Test
+    void shouldLeaveTheMaximumAloneWhenLightRequestsArriveBeforeAnyWindow() {
+        CoreLimit l = new CoreLimit(2, 32);
+        l.onLightRequests(5);
+        assertThat(l.limit()).isEqualTo(32);
+        l.onWindow(16 * 20 * MICRO, 16 * 20 * MICRO, 16);
+        assertThat(l.limit()).isEqualTo(2);
+        l.onStalled();
+        l.onLightRequests(5);
+        assertThat(l.limit()).isEqualTo(32);
+    }
+
+    @Test
     void shouldKeepTheLimitWhenAWindowHasTooFewSamples() {
         CoreLimit l = new CoreLimit(2, 32);
         assertThat(l.onWindow(15 * 20 * MICRO, 15 * 20 * MICRO, CoreLimit.MIN_SAMPLES - 1)).isFalse();
