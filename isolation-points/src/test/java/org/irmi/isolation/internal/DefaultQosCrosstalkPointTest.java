@@ -88,6 +88,20 @@ class DefaultQosCrosstalkPointTest {
     }
 
     @Test
+    void shouldShareARulesWeightAmongTheConnectionsActiveAtEachTickWhenWeightIsPerRule() {
+        DefaultQosCrosstalkPoint p = new DefaultQosCrosstalkPoint(bulkWeighted(8).weightPer(CrosstalkConfig.WeightPer.RULE)
+                .idleAfter(Duration.ofMillis(100)).build(), tuner);
+        openActive(p, 1, "POA/bulk");
+        openActive(p, 2, "POA/bulk");
+        p.tick(0);
+        assertThat(p.weightOf(1)).isEqualTo(4.0);
+        p.onBytesRead(1, 1);
+        p.tick(150 * MS); // connection 2 idle: the rule's weight is connection 1's alone again
+        assertThat(p.weightOf(1)).isEqualTo(8.0);
+        assertThat(p.activeStreams()).isEqualTo(1);
+    }
+
+    @Test
     void shouldKeepAutotuningForTheHeaviestRuleOnlyWhenItsWeightIsSharedAmongManyConnections() {
         DefaultQosCrosstalkPoint p = new DefaultQosCrosstalkPoint(bulkWeighted(8).weightPer(CrosstalkConfig.WeightPer.RULE)
                 .minReceiveBufferBytes(8 * 1024).maxReceiveBufferBytes(128 * 1024).build(), tuner);
