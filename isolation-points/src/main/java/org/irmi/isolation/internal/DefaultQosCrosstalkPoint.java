@@ -1,6 +1,7 @@
 package org.irmi.isolation.internal;
 
 import java.util.ArrayList;
+import java.util.Arrays;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
@@ -20,7 +21,8 @@ import org.slf4j.LoggerFactory;
  * share its weight, each reading with the weight over their number.
  *
  * <p>Budgets are pushed to the {@link ConnectionTuner} only when they change, so a steady set of
- * streams costs one allocation pass per tick and no system calls.
+ * streams costs one allocation pass per tick and no system calls. A tick reuses its working lists
+ * and counts (the fields below), which the one owning thread makes safe.
  */
 public final class DefaultQosCrosstalkPoint implements QosCrosstalkPoint {
     private static final Logger LOG = LoggerFactory.getLogger("irmi.crosstalk");
@@ -31,6 +33,12 @@ public final class DefaultQosCrosstalkPoint implements QosCrosstalkPoint {
     private final ConnectionTuner tuner;
     private final Map<Long, Conn> connections = new HashMap<>();
     private volatile int activeStreams;
+    /** The connections active at this tick; reused by every tick, so a tick allocates no list of its own. */
+    private final List<Conn> activeConns = new ArrayList<>();
+    /** The streams handed to the allocator at this tick; reused like {@link #activeConns}. */
+    private final List<ReadBudgetAllocator.Stream> activeStreamList = new ArrayList<>();
+    /** Active connections per rule at this tick, at index rule + 1 ({@link #DEFAULT_RULE} at 0); reused. */
+    private final int[] activePerRule;
 
     /** The rule of the connections no rule matches. */
     private static final int DEFAULT_RULE = -1;
@@ -64,6 +72,7 @@ public final class DefaultQosCrosstalkPoint implements QosCrosstalkPoint {
         this.config = config;
         this.weights = config.weights();
         this.tuner = tuner;
+        this.activePerRule = new int[weights.size() + 1];
     }
 
     @Override
@@ -121,7 +130,7 @@ public final class DefaultQosCrosstalkPoint implements QosCrosstalkPoint {
 
     @Override
     public void tick(long nowNanos) {
-        List<Conn> activeConns = new ArrayList<>();
+        activeConns.clear();
         for (Conn c : connections.values()) {
             if (c.bytesRead != c.bytesAtLastTick) {
                 c.bytesAtLastTick = c.bytesRead;
@@ -137,15 +146,17 @@ public final class DefaultQosCrosstalkPoint implements QosCrosstalkPoint {
             }
         }
         // weightPer: rule: the active connections of a rule share its weight.
-        Map<Integer, Integer> perRule = new HashMap<>();
-        if (config.weightPer() == CrosstalkConfig.WeightPer.RULE) {
+        boolean shared = config.weightPer() == CrosstalkConfig.WeightPer.RULE;
+        if (shared) {
+            Arrays.fill(activePerRule, 0);
             for (Conn c : activeConns) {
-                perRule.merge(c.rule, 1, Integer::sum);
+                activePerRule[c.rule + 1]++;
             }
         }
-        List<ReadBudgetAllocator.Stream> active = new ArrayList<>(activeConns.size());
+        List<ReadBudgetAllocator.Stream> active = activeStreamList;
+        active.clear();
         for (Conn c : activeConns) {
-            c.effectiveWeight = c.weight / perRule.getOrDefault(c.rule, 1);
+            c.effectiveWeight = c.weight / (shared ? activePerRule[c.rule + 1] : 1);
             active.add(new ReadBudgetAllocator.Stream(c.id, c.effectiveWeight, c.weight));
         }
         if (active.size() != activeStreams) {

@@ -41,6 +41,18 @@ class DefaultQosCrosstalkPointTest {
         return new IncomingRequest(conn, 1, "10.0.0.9:1", key, "op", 100, true, tag, null);
     }
 
+    /** A builder whose one rule weighs the object keys containing "bulk" {@code weight}. */
+    private static CrosstalkConfig.Builder bulkWeighted(double weight) {
+        return CrosstalkConfig.custom().addWeight(new StreamWeight(StreamWeight.Kind.OBJECT_KEY, "*bulk*", weight));
+    }
+
+    /** Opens a connection from 127.0.0.1 with one request for {@code objectKey} and one byte read: active at the next tick. */
+    private static void openActive(DefaultQosCrosstalkPoint p, long conn, String objectKey) {
+        p.onConnectionOpened(conn, "127.0.0.1");
+        p.onRequestHeader(header(conn, objectKey, null));
+        p.onBytesRead(conn, 1);
+    }
+
     @Test
     void shouldWeighConnectionsByAddressObjectKeyAndTag() {
         point.onConnectionOpened(1, "10.0.0.1");
@@ -57,17 +69,11 @@ class DefaultQosCrosstalkPointTest {
 
     @Test
     void shouldShareARulesWeightAmongItsActiveConnectionsWhenWeightIsPerRule() {
-        CrosstalkConfig c = CrosstalkConfig.custom().weightPer(CrosstalkConfig.WeightPer.RULE)
-                .addWeight(new StreamWeight(StreamWeight.Kind.OBJECT_KEY, "*bulk*", 8))
-                .baseReadBudgetBytes(16 * 1024).minReadBudgetBytes(256).build();
-        DefaultQosCrosstalkPoint p = new DefaultQosCrosstalkPoint(c, tuner);
-        p.onConnectionOpened(1, "127.0.0.1");
-        p.onRequestHeader(header(1, "POA/bulk", null));
-        p.onBytesRead(1, 1);
+        DefaultQosCrosstalkPoint p = new DefaultQosCrosstalkPoint(bulkWeighted(8).weightPer(CrosstalkConfig.WeightPer.RULE)
+                .baseReadBudgetBytes(16 * 1024).minReadBudgetBytes(256).build(), tuner);
+        openActive(p, 1, "POA/bulk");
         for (long small = 2; small <= 5; small++) {
-            p.onConnectionOpened(small, "127.0.0.1");
-            p.onRequestHeader(header(small, "POA/small", null));
-            p.onBytesRead(small, 1);
+            openActive(p, small, "POA/small");
         }
 
         p.tick(0);
@@ -82,19 +88,27 @@ class DefaultQosCrosstalkPointTest {
     }
 
     @Test
+    void shouldShareARulesWeightAmongTheConnectionsActiveAtEachTickWhenWeightIsPerRule() {
+        DefaultQosCrosstalkPoint p = new DefaultQosCrosstalkPoint(bulkWeighted(8).weightPer(CrosstalkConfig.WeightPer.RULE)
+                .idleAfter(Duration.ofMillis(100)).build(), tuner);
+        openActive(p, 1, "POA/bulk");
+        openActive(p, 2, "POA/bulk");
+        p.tick(0);
+        assertThat(p.weightOf(1)).isEqualTo(4.0);
+        p.onBytesRead(1, 1);
+        p.tick(150 * MS); // connection 2 idle: the rule's weight is connection 1's alone again
+        assertThat(p.weightOf(1)).isEqualTo(8.0);
+        assertThat(p.activeStreams()).isEqualTo(1);
+    }
+
+    @Test
     void shouldKeepAutotuningForTheHeaviestRuleOnlyWhenItsWeightIsSharedAmongManyConnections() {
-        CrosstalkConfig c = CrosstalkConfig.custom().weightPer(CrosstalkConfig.WeightPer.RULE)
-                .addWeight(new StreamWeight(StreamWeight.Kind.OBJECT_KEY, "*bulk*", 8))
-                .minReceiveBufferBytes(8 * 1024).maxReceiveBufferBytes(128 * 1024).build();
-        DefaultQosCrosstalkPoint p = new DefaultQosCrosstalkPoint(c, tuner);
+        DefaultQosCrosstalkPoint p = new DefaultQosCrosstalkPoint(bulkWeighted(8).weightPer(CrosstalkConfig.WeightPer.RULE)
+                .minReceiveBufferBytes(8 * 1024).maxReceiveBufferBytes(128 * 1024).build(), tuner);
         for (long bulk = 1; bulk <= 9; bulk++) {
-            p.onConnectionOpened(bulk, "127.0.0.1");
-            p.onRequestHeader(header(bulk, "POA/bulk", null));
-            p.onBytesRead(bulk, 1);
+            openActive(p, bulk, "POA/bulk");
         }
-        p.onConnectionOpened(10, "127.0.0.1");
-        p.onRequestHeader(header(10, "POA/small", null));
-        p.onBytesRead(10, 1);
+        openActive(p, 10, "POA/small");
 
         p.tick(0);
 
@@ -108,17 +122,11 @@ class DefaultQosCrosstalkPointTest {
 
     @Test
     void shouldGiveEveryConnectionItsRulesWholeWeightWhenWeightIsPerConnection() {
-        CrosstalkConfig c = CrosstalkConfig.custom()
-                .addWeight(new StreamWeight(StreamWeight.Kind.OBJECT_KEY, "*bulk*", 8))
-                .baseReadBudgetBytes(16 * 1024).minReadBudgetBytes(256).build();
+        CrosstalkConfig c = bulkWeighted(8).baseReadBudgetBytes(16 * 1024).minReadBudgetBytes(256).build();
         DefaultQosCrosstalkPoint p = new DefaultQosCrosstalkPoint(c, tuner);
-        p.onConnectionOpened(1, "127.0.0.1");
-        p.onRequestHeader(header(1, "POA/bulk", null));
-        p.onBytesRead(1, 1);
+        openActive(p, 1, "POA/bulk");
         for (long small = 2; small <= 5; small++) {
-            p.onConnectionOpened(small, "127.0.0.1");
-            p.onRequestHeader(header(small, "POA/small", null));
-            p.onBytesRead(small, 1);
+            openActive(p, small, "POA/small");
         }
 
         p.tick(0);
@@ -136,9 +144,7 @@ class DefaultQosCrosstalkPointTest {
         long[] ids = {1, 2, 3};
         String[] keys = {"w1", "w2", "w4"};
         for (int i = 0; i < 3; i++) {
-            p.onConnectionOpened(ids[i], "127.0.0.1");
-            p.onRequestHeader(header(ids[i], keys[i], null));
-            p.onBytesRead(ids[i], 1);
+            openActive(p, ids[i], keys[i]);
         }
         long now = 0;
         p.tick(now);
@@ -161,13 +167,18 @@ class DefaultQosCrosstalkPointTest {
         assertThat(buffers.get(1L)).isEqualTo(1024 * 1024);
     }
 
-    @Test
-    void shouldLeaveAnIdleStreamsReceiveBufferAsItIsWhenItGoesIdle() {
+    /** Connections 1 (weight 1) and 2 (weight 4, by its address) of {@link #point}, both active at tick 0. */
+    private void twoActiveStreamsWeighedOneAndFour() {
         point.onConnectionOpened(1, "10.0.0.1");
         point.onConnectionOpened(2, "10.0.0.4");
         point.onBytesRead(1, 10);
         point.onBytesRead(2, 10);
         point.tick(0);
+    }
+
+    @Test
+    void shouldLeaveAnIdleStreamsReceiveBufferAsItIsWhenItGoesIdle() {
+        twoActiveStreamsWeighedOneAndFour();
         Integer lighter = buffers.get(1L);
         assertThat(lighter).isNotNull(); // the lighter of two active streams got a buffer
         point.onBytesRead(2, 10);
@@ -179,11 +190,7 @@ class DefaultQosCrosstalkPointTest {
 
     @Test
     void shouldReturnIdleStreamsToTheBaseBudgetAndRescaleTheOthers() {
-        point.onConnectionOpened(1, "10.0.0.1");
-        point.onConnectionOpened(2, "10.0.0.4");
-        point.onBytesRead(1, 10);
-        point.onBytesRead(2, 10);
-        point.tick(0);
+        twoActiveStreamsWeighedOneAndFour();
         assertThat(point.activeStreams()).isEqualTo(2);
         assertThat(budgets.get(2L)).isEqualTo(Math.round(64 * 1024 * 2 * 4 / 5.0));
         point.onBytesRead(2, 10);

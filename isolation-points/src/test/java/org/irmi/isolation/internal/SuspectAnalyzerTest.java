@@ -105,15 +105,69 @@ class SuspectAnalyzerTest {
     }
 
     @Test
-    void shouldRestartNarrowingWhenIntersectionBecomesEmpty() {
+    void shouldKeepTheNarrowingWhenOneEpisodeHasNoSuspectInCommonWithIt() {
+        // The full run on 95ae44c (paper load, set difference, trial 3): a spurious edge between two poison
+        // calls had the one suspect getOrders; it replaced the narrowing, and the poison was never named.
         SuspectAnalyzer a = new SuspectAnalyzer(config);
-        a.onEpisode(Set.of("x"), Set.of(), Map.of(), baseline, Set.of());
-        var v = a.onEpisode(Set.of("y", "z"), Set.of(), Map.of(), baseline, Set.of());
-        assertThat(v.narrowed()).containsExactlyInAnyOrder("y", "z");
+        Map<String, CostTotals> none = Map.of();
+        a.onEpisode(Set.of("poison", "rareA"), Set.of(), none, baseline, Set.of());
+        var spurious = a.onEpisode(Set.of("quote", "getOrders"), Set.of(), none, baseline, Set.of());
+        assertThat(spurious.suspects()).containsExactly("getOrders");
+        assertThat(spurious.narrowed()).containsExactlyInAnyOrder("poison", "rareA");
+        assertThat(a.candidate()).containsExactly("getOrders");
+        assertThat(spurious.toFilter()).isEmpty();
+        var back = a.onEpisode(Set.of("poison"), Set.of(), none, baseline, Set.of());
+        assertThat(back.narrowed()).containsExactly("poison");
+        assertThat(back.toFilter()).containsExactly("poison");
+        assertThat(back.evidence().get("agreeingEpisodes")).isEqualTo(2);
     }
 
     @Test
-    void shouldNotNameASuspectOfARestartedNarrowingBeforeItHadItsOwnConfirmingEpisodes() {
+    void shouldSwitchToTheCandidateWhenTheNextEpisodeHasASuspectInCommonWithIt() {
+        SuspectAnalyzer a = new SuspectAnalyzer(config);
+        Map<String, CostTotals> none = Map.of();
+        a.onEpisode(Set.of("x"), Set.of(), none, baseline, Set.of());
+        var disjoint = a.onEpisode(Set.of("y", "z"), Set.of(), none, baseline, Set.of());
+        assertThat(disjoint.narrowed()).containsExactly("x");
+        assertThat(disjoint.evidence().get("candidate")).isEqualTo(2);
+        var agreeing = a.onEpisode(Set.of("z", "w"), Set.of(), none, baseline, Set.of());
+        assertThat(agreeing.narrowed()).containsExactly("z");
+        assertThat(a.candidate()).isEmpty();
+        assertThat(agreeing.evidence().get("agreeingEpisodes")).isEqualTo(2);
+        assertThat(agreeing.toFilter()).containsExactly("z");
+    }
+
+    @Test
+    void shouldDropTheCandidateWhenTheNextEpisodeAgreesWithTheNarrowing() {
+        SuspectAnalyzer a = new SuspectAnalyzer(config);
+        Map<String, CostTotals> none = Map.of();
+        a.onEpisode(Set.of("poison", "rareB"), Set.of(), none, baseline, Set.of());
+        a.onEpisode(Set.of("rareA"), Set.of(), none, baseline, Set.of());
+        a.onEpisode(Set.of("poison", "rareB"), Set.of(), none, baseline, Set.of());
+        assertThat(a.candidate()).isEmpty();
+        var again = a.onEpisode(Set.of("rareA"), Set.of(), none, baseline, Set.of());
+        assertThat(again.narrowed()).as("the two rareA episodes were not in a row")
+                .containsExactlyInAnyOrder("poison", "rareB");
+        assertThat(a.candidate()).containsExactly("rareA");
+        assertThat(again.toFilter()).isEmpty();
+    }
+
+    @Test
+    void shouldReplaceTheCandidateWhenTheNextEpisodeAgreesWithNeither() {
+        SuspectAnalyzer a = new SuspectAnalyzer(config);
+        Map<String, CostTotals> none = Map.of();
+        a.onEpisode(Set.of("x"), Set.of(), none, baseline, Set.of());
+        a.onEpisode(Set.of("y"), Set.of(), none, baseline, Set.of());
+        var third = a.onEpisode(Set.of("z"), Set.of(), none, baseline, Set.of());
+        assertThat(third.narrowed()).containsExactly("x");
+        assertThat(a.candidate()).containsExactly("z");
+        var fourth = a.onEpisode(Set.of("y"), Set.of(), none, baseline, Set.of());
+        assertThat(fourth.narrowed()).containsExactly("x");
+        assertThat(a.candidate()).containsExactly("y");
+    }
+
+    @Test
+    void shouldNotNameASuspectSeenInOneDisjointEpisodeBetweenPoisonEpisodes() {
         // The full run on 230f366 (paper load, set difference, trial 2): a dip of rare pages between two
         // poison episodes restarted the narrowing from them, and the episode count carried over named
         // one of them (getAccountProfileData) at once.
@@ -121,16 +175,26 @@ class SuspectAnalyzerTest {
         Map<String, CostTotals> none = Map.of();
         a.onEpisode(Set.of("poison"), Set.of(), none, baseline, Set.of());
         var dip = a.onEpisode(Set.of("rareA"), Set.of(), none, baseline, Set.of());
-        assertThat(dip.narrowed()).containsExactly("rareA");
+        assertThat(dip.narrowed()).containsExactly("poison");
         assertThat(dip.toFilter()).as("rareA was a suspect in one episode only").isEmpty();
-        assertThat(dip.evidence().get("agreeingEpisodes")).isEqualTo(1);
         var back = a.onEpisode(Set.of("poison"), Set.of(), none, baseline, Set.of());
-        assertThat(back.narrowed()).containsExactly("poison");
-        assertThat(back.toFilter()).as("restarted again: one episode of its own").isEmpty();
-        var confirmed = a.onEpisode(Set.of("poison", "rareB"), Set.of(), none, baseline, Set.of());
-        assertThat(confirmed.narrowed()).containsExactly("poison");
-        assertThat(confirmed.toFilter()).containsExactly("poison");
-        assertThat(confirmed.evidence().get("agreeingEpisodes")).isEqualTo(2);
+        assertThat(back.toFilter()).containsExactly("poison");
+    }
+
+    @Test
+    void shouldNotNameASuspectOfASwitchedNarrowingBeforeItHadItsOwnConfirmingEpisodes() {
+        SuspectAnalyzer a = new SuspectAnalyzer(PoisonConfig.custom()
+                .naming(new PoisonConfig.Naming(10, 0.5, 0.05, 20)).confirmEpisodes(3).build());
+        Map<String, CostTotals> none = Map.of();
+        a.onEpisode(Set.of("x", "y"), Set.of(), none, baseline, Set.of());
+        a.onEpisode(Set.of("x", "y"), Set.of(), none, baseline, Set.of());
+        a.onEpisode(Set.of("rareA"), Set.of(), none, baseline, Set.of());
+        var switched = a.onEpisode(Set.of("rareA"), Set.of(), none, baseline, Set.of());
+        assertThat(switched.narrowed()).containsExactly("rareA");
+        assertThat(switched.evidence().get("agreeingEpisodes")).as("the candidate's and its own").isEqualTo(2);
+        assertThat(switched.toFilter()).isEmpty();
+        var confirmed = a.onEpisode(Set.of("rareA"), Set.of(), none, baseline, Set.of());
+        assertThat(confirmed.toFilter()).containsExactly("rareA");
     }
 
     @Test

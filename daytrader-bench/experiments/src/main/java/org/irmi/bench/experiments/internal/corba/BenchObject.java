@@ -1,5 +1,7 @@
 package org.irmi.bench.experiments.internal.corba;
 
+import java.util.function.Consumer;
+import java.util.function.Function;
 import org.omg.CORBA.MARSHAL;
 import org.omg.CORBA.portable.ApplicationException;
 import org.omg.CORBA.portable.InputStream;
@@ -36,6 +38,9 @@ public final class BenchObject extends ObjectImpl {
 
     private static final String[] IDS = {REPOSITORY_ID};
 
+    /** The result of an operation that returns nothing. */
+    private static final Function<InputStream, Void> NO_RESULT = in -> null;
+
     /** Wraps an object reference (from {@code string_to_object}) in this stub. */
     public static BenchObject narrow(org.omg.CORBA.Object reference) {
         BenchObject stub = new BenchObject();
@@ -63,22 +68,7 @@ public final class BenchObject extends ObjectImpl {
      * secondary streams); returns what the servant measured (assembly nanoseconds).
      */
     public long put(String operation, long stampNanos, byte[] data) {
-        while (true) {
-            InputStream in = null;
-            try {
-                OutputStream out = _request(operation, true);
-                out.write_longlong(stampNanos);
-                writeBytes(out, data);
-                in = _invoke(out);
-                return in.read_longlong();
-            } catch (RemarshalException e) {
-                // retry, as generated stubs do
-            } catch (ApplicationException e) {
-                throw unexpected(e);
-            } finally {
-                _releaseReply(in);
-            }
-        }
+        return call(operation, true, out -> writeStamped(out, stampNanos, data), InputStream::read_longlong);
     }
 
     /**
@@ -87,14 +77,35 @@ public final class BenchObject extends ObjectImpl {
      * client that keeps sending does.
      */
     public void post(String operation, long stampNanos, byte[] data) {
+        call(operation, false, out -> writeStamped(out, stampNanos, data), NO_RESULT);
+    }
+
+    /** The client's call for the primary's cached object. */
+    public byte[] fetch() {
+        return call("fetch", true, out -> { }, BenchObject::readBytes);
+    }
+
+    private void sendBytes(String operation, long stampNanos, byte[] data) {
+        call(operation, true, out -> writeStamped(out, stampNanos, data), NO_RESULT);
+    }
+
+    /**
+     * One call through {@code _request} and {@code _invoke}, retried on a {@link RemarshalException}
+     * as generated stubs do.
+     *
+     * @param responseExpected false for a oneway operation
+     * @param arguments        writes the request's arguments
+     * @param result           reads the reply (the reply stream is released afterwards)
+     */
+    private <T> T call(String operation, boolean responseExpected, Consumer<OutputStream> arguments,
+                       Function<InputStream, T> result) {
         while (true) {
             InputStream in = null;
             try {
-                OutputStream out = _request(operation, false);
-                out.write_longlong(stampNanos);
-                writeBytes(out, data);
+                OutputStream out = _request(operation, responseExpected);
+                arguments.accept(out);
                 in = _invoke(out);
-                return;
+                return result.apply(in);
             } catch (RemarshalException e) {
                 // retry, as generated stubs do
             } catch (ApplicationException e) {
@@ -105,41 +116,9 @@ public final class BenchObject extends ObjectImpl {
         }
     }
 
-    /** The client's call for the primary's cached object. */
-    public byte[] fetch() {
-        while (true) {
-            InputStream in = null;
-            try {
-                OutputStream out = _request("fetch", true);
-                in = _invoke(out);
-                return readBytes(in);
-            } catch (RemarshalException e) {
-                // retry
-            } catch (ApplicationException e) {
-                throw unexpected(e);
-            } finally {
-                _releaseReply(in);
-            }
-        }
-    }
-
-    private void sendBytes(String operation, long stampNanos, byte[] data) {
-        while (true) {
-            InputStream in = null;
-            try {
-                OutputStream out = _request(operation, true);
-                out.write_longlong(stampNanos);
-                writeBytes(out, data);
-                in = _invoke(out);
-                return;
-            } catch (RemarshalException e) {
-                // retry
-            } catch (ApplicationException e) {
-                throw unexpected(e);
-            } finally {
-                _releaseReply(in);
-            }
-        }
+    private static void writeStamped(OutputStream out, long stampNanos, byte[] data) {
+        out.write_longlong(stampNanos);
+        writeBytes(out, data);
     }
 
     static void writeBytes(OutputStream out, byte[] data) {

@@ -2,10 +2,11 @@ package org.irmi.bench.experiments.internal.crosstalk;
 
 import java.io.IOException;
 import java.nio.charset.StandardCharsets;
-import java.nio.file.Files;
-import java.nio.file.Path;
 import java.util.List;
+import java.util.concurrent.ExecutionException;
+import java.util.concurrent.FutureTask;
 import java.util.concurrent.TimeUnit;
+import java.util.concurrent.TimeoutException;
 
 /**
  * The crosstalk experiment's network: the clients in a network namespace of their own, joined to
@@ -26,6 +27,9 @@ import java.util.concurrent.TimeUnit;
  * <p>THREADING: one owner; {@link #close} is idempotent and may also run from a shutdown hook.
  */
 public final class LinkEmulation implements AutoCloseable {
+
+    /** How long one {@code ip} or {@code tc} command may take, output included. */
+    private static final long COMMAND_TIMEOUT_NANOS = TimeUnit.SECONDS.toNanos(10);
 
     /** Links opened by this JVM, for unique names. */
     private static final java.util.concurrent.atomic.AtomicInteger OPENED = new java.util.concurrent.atomic.AtomicInteger();
@@ -198,25 +202,40 @@ public final class LinkEmulation implements AutoCloseable {
         }
     }
 
+    /**
+     * Runs a command and returns its output (standard output and error, trimmed). A reader thread
+     * drains the output while this thread waits, so a command that writes more than a pipe holds
+     * cannot stall, and the {@link #COMMAND_TIMEOUT_NANOS} budget covers both the exit and the output.
+     */
     private static String run(String... command) throws IOException {
-        Path out = Files.createTempFile("irmi-link", ".out");
+        long deadlineNanos = System.nanoTime() + COMMAND_TIMEOUT_NANOS;
+        Process p = new ProcessBuilder(command).redirectErrorStream(true).start();
+        p.getOutputStream().close();
+        FutureTask<byte[]> output = new FutureTask<>(() -> p.getInputStream().readAllBytes());
+        Thread reader = new Thread(output, "irmi-link-output");
+        reader.setDaemon(true);
+        reader.start();
         try {
-            Process p = new ProcessBuilder(command).redirectErrorStream(true).redirectOutput(out.toFile()).start();
-            if (!p.waitFor(10, TimeUnit.SECONDS)) {
-                p.destroyForcibly();
-                throw new IOException("'" + String.join(" ", command) + "' did not finish in 10 s");
+            String text = new String(output.get(deadlineNanos - System.nanoTime(), TimeUnit.NANOSECONDS),
+                    StandardCharsets.UTF_8).trim();
+            if (!p.waitFor(deadlineNanos - System.nanoTime(), TimeUnit.NANOSECONDS)) {
+                throw new TimeoutException();
             }
-            String text = Files.readString(out, StandardCharsets.UTF_8).trim();
             if (p.exitValue() != 0) {
                 throw new IOException("'" + String.join(" ", command) + "' exited with " + p.exitValue() + ": " + text
                         + " (the crosstalk link emulation needs root, i.e. CAP_NET_ADMIN, and iproute2)");
             }
             return text;
+        } catch (TimeoutException e) {
+            p.destroyForcibly();
+            throw new IOException("'" + String.join(" ", command) + "' did not finish in "
+                    + TimeUnit.NANOSECONDS.toSeconds(COMMAND_TIMEOUT_NANOS) + " s");
+        } catch (ExecutionException e) {
+            p.destroyForcibly();
+            throw new IOException("reading the output of '" + String.join(" ", command) + "'", e.getCause());
         } catch (InterruptedException e) {
             Thread.currentThread().interrupt();
             throw new IOException("interrupted: " + String.join(" ", command), e);
-        } finally {
-            Files.deleteIfExists(out);
         }
     }
 }
