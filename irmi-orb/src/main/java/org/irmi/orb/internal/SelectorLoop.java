@@ -351,7 +351,7 @@ final class SelectorLoop implements IrmiTransport, Runnable {
             }
             InboundConnection c = (InboundConnection) key.attachment();
             if (key.isWritable()) {
-                c.flushPending();
+                c.out.flushPending();
             }
             if (key.isValid() && key.isReadable() && pacer.mayRead(c, nowNanos)) {
                 bufferedReads.remove(c);
@@ -614,7 +614,7 @@ final class SelectorLoop implements IrmiTransport, Runnable {
         long idleNanos = TimeUnit.MILLISECONDS.toNanos(config.idleTimeoutMillis());
         long forgetBefore = nanoClock.getAsLong() - TimeUnit.MILLISECONDS.toNanos(config.stallTimeoutMillis());
         for (InboundConnection c : connections.values()) {
-            c.forgetRunningStartedBefore(forgetBefore);
+            c.running.forgetStartedBefore(forgetBefore);
             resumeShare(c); // its share grows when other connections' requests end
             if (c.stalledSince(stallDeadline)) {
                 counters.stallCloses.add(1);
@@ -846,7 +846,7 @@ final class SelectorLoop implements IrmiTransport, Runnable {
                 // JacORB may queue it in the POA and run it later: its bytes stay counted until it
                 // finishes. Held before the hand-off: a POA thread may finish it before this one returns.
                 running = t.requestId() != -1
-                        && c.holdUntilFinished(t.requestId(), t.message().length, nanoClock.getAsLong(), t.replyExpected(),
+                        && c.running.holdUntilFinished(t.requestId(), t.message().length, nanoClock.getAsLong(), t.replyExpected(),
                         t.costNanos());
                 try {
                     requestListener.requestReceived(t.message(), c.giop);
