@@ -41,7 +41,7 @@ final class GiopFramer {
                 }
                 RefusedRequest r = refused;
                 refused = null;
-                loop.refuseOverBudget(connection, r); // answered once all of it is in, as a client expects
+                loop.earlyReplies.refuseOverBudget(connection, r); // answered once all of it is in, as a client expects
                 continue;
             }
             if (message == null) {

@@ -52,7 +52,7 @@ final class InboundConnection {
     /** A share check for this connection is waiting on the selector (set by the threads that finish requests). */
     final AtomicBoolean shareCheckPosted = new AtomicBoolean();
     /** Its requests read and waiting for a slot, and what its requests cost (see {@link FairScheduler}). */
-    final FairScheduler.Flow<SelectorLoop.Task> flow = new FairScheduler.Flow<>(SelectorLoop.INITIAL_REQUEST_COST_NANOS);
+    final FairScheduler.Flow<RequestAdmission.Task> flow = new FairScheduler.Flow<>(SelectorLoop.INITIAL_REQUEST_COST_NANOS);
     /** Requests admitted (queued for or handed to JacORB) and not finished, as {@link RequestShare} counts them. */
     final AtomicInteger admittedRequests = new AtomicInteger();
 
@@ -87,8 +87,8 @@ final class InboundConnection {
         this.id = id;
         this.channel = channel;
         try {
-            this.wire = tls == null ? Wire.plain(channel) : new TlsWire(channel, tls.newEngine(), outLock, loop.tlsTasks(),
-                    () -> loop.post(() -> loop.resumeTls(this)), this::onHandshakeDone, nowNanos);
+            this.wire = tls == null ? Wire.plain(channel) : new TlsWire(channel, tls.newEngine(), outLock, loop.tlsReads.tasks(),
+                    () -> loop.post(() -> loop.tlsReads.resume(this)), this::onHandshakeDone, nowNanos);
         } catch (javax.net.ssl.SSLException e) {
             throw new IllegalStateException("cannot start TLS with " + peerAddress + ": " + e.getMessage(), e);
         }
@@ -153,7 +153,7 @@ final class InboundConnection {
             }
             if (n == 0) {
                 if (wire instanceof TlsWire t && t.busy()) {
-                    loop.pauseForTls(this); // read again when the handshake's tasks are done
+                    loop.tlsReads.pause(this); // read again when the handshake's tasks are done
                 }
                 return readThisTurn;
             }
@@ -161,7 +161,7 @@ final class InboundConnection {
             bytesRead += n;
             loop.counters.bytesRead.add(n);
             if (nowNanos - lastActivityNanos > STREAM_QUIET_NANOS) {
-                loop.onStreamActive();
+                loop.connections.onStreamActive();
             }
             lastActivityNanos = nowNanos;
             readBuffer.flip();
@@ -239,11 +239,11 @@ final class InboundConnection {
     /** A whole message, or the last fragment of one, is in: counted and handed to the loop. SELECTOR THREAD ONLY. */
     void complete(byte[] m, long firstByteNanos) {
         loop.counters.messagesRead.add(1);
-        MessageAssemblyListener listener = loop.messageAssemblyListener();
+        MessageAssemblyListener listener = loop.hooks.messageAssemblyListener();
         if (listener != null) {
             listener.onAssembled(id, m.length, firstByteNanos, System.nanoTime());
         }
-        loop.onRequest(this, m);
+        loop.admission.onRequest(this, m);
     }
 
     /**
@@ -279,7 +279,7 @@ final class InboundConnection {
 
     /** Drops partial messages and reassemblies of a closed connection and returns their bytes to the budget. SELECTOR THREAD ONLY. */
     void releaseInbound() {
-        for (SelectorLoop.Task t : loop.dropWaiting(this)) { // read, never admitted: nobody else will release them
+        for (RequestAdmission.Task t : loop.admission.dropWaiting(this)) { // read, never admitted: nobody else will release them
             inFlight.decrementAndGet();
             queuedBytes.addAndGet(-t.message().length);
             loop.budget.addQueued(-t.message().length);
@@ -309,7 +309,7 @@ final class InboundConnection {
 
     /** A sampled request of this connection ran: see {@link CoreSamples#record}. Any thread. */
     void requestSampled(long activeNanos, long cpuNanos) {
-        loop.coreSamples.record(activeNanos, cpuNanos);
+        loop.admission.coreSamples.record(activeNanos, cpuNanos);
     }
 
     /** True while this connection is not to be read: the inbound budget or its share of requests paused it. */
@@ -354,7 +354,7 @@ final class InboundConnection {
         if (loop.budget.shouldPause(inboundHeldBytes()) && pauseCheckPosted.compareAndSet(false, true)) {
             loop.post(() -> {
                 pauseCheckPosted.set(false);
-                loop.pauseIfOverBudget(this);
+                loop.admission.pauseIfOverBudget(this);
             });
         }
     }

@@ -95,7 +95,7 @@ final class RunningRequests {
         connection.queuedBytes.addAndGet(-entry[0]);
         loop.budget.addQueued(-entry[0]);
         if (entry[2] != 0) {
-            loop.requestEnded(connection);
+            loop.admission.requestEnded(connection);
         }
     }
 }
