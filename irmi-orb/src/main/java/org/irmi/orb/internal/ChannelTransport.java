@@ -18,7 +18,7 @@ import org.omg.ETF.Profile;
  * The ETF connection JacORB's {@code ServerGIOPConnection} writes replies to. It is write-only:
  * reading belongs to the selector thread. JacORB holds its connection write lock from the first
  * chunk of a message to {@link #flush()}; in between, messages the reader thread writes itself
- * wait (see {@link InboundConnection#send}), so they never interleave with a reply.
+ * wait (see {@link OutboundBuffer#send}), so they never interleave with a reply.
  *
  * <p>It is a {@link ServerIIOPConnection}, as the transport of every server connection of stock
  * JacORB is, because code written for JacORB relies on that: a server interceptor reaches the
@@ -119,13 +119,13 @@ final class ChannelTransport extends ServerIIOPConnection {
                 connection.requestFinished(requestId);
             }
         }
-        connection.writeChunk(data, offset, length);
+        connection.out.writeChunk(data, offset, length);
     }
 
     @Override
     public void flush() {
         atMessageStart = true;
-        connection.endMessage();
+        connection.out.endMessage();
     }
 
     @Override

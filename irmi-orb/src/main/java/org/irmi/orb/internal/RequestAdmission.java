@@ -1,0 +1,344 @@
+package org.irmi.orb.internal;
+
+import java.nio.channels.CancelledKeyException;
+import java.nio.channels.SelectionKey;
+import java.util.ArrayList;
+import java.util.Collection;
+import java.util.List;
+import java.util.concurrent.atomic.AtomicBoolean;
+
+/**
+ * Request admission: which requests the selector has read go to JacORB now, which wait for a
+ * slot, and which connections are read at all. A complete message enters at {@link #onRequest}:
+ * its header is checked, the server request hook may answer it ({@link EarlyReplies}), and it is
+ * handed on ({@link RequestDispatch}) or waits. A request takes one of the slots of the requests
+ * in flight ({@link CoreLimit}: what keeps the cores busy); a connection holding its fair share of
+ * them ({@link RequestShare}) is no longer read, and its requests read meanwhile wait in the
+ * {@link FairScheduler}, which hands free slots out by cost. The inbound memory budget
+ * ({@link InboundBudget}) pauses the connections holding a share of it above its high-water mark
+ * and closes the largest holders above its limit.
+ *
+ * <p>THREADING: SELECTOR THREAD ONLY, except {@link #requestEnded} and {@link #waitingRequests}
+ * (any thread), and {@link #coreSamples} (recorded by servant threads).
+ */
+final class RequestAdmission {
+
+    /**
+     * A message on its way to a worker.
+     *
+     * @param counted   true when it takes a slot of the requests in flight ({@link RequestShare}) and
+     *                  waits for one in the {@link FairScheduler}; false for replies to this server's
+     *                  callbacks, which end work instead of starting it: a servant holding a slot may be
+     *                  waiting for one, so a reply never waits for a slot
+     * @param costNanos its estimated cost when it was read (its connection's {@link FairScheduler.Flow#costEstimate})
+     */
+    record Task(InboundConnection connection, byte[] message, int type, int requestId, boolean replyExpected,
+                String operation, boolean counted, long costNanos) {
+    }
+
+    private final SelectorLoop loop;
+    /** The loop's open connections (a live view). */
+    private final Collection<InboundConnection> connections;
+    /** Each connection's fair share of the requests in flight. */
+    final RequestShare requests;
+    /** How many requests may be in flight: what keeps the cores busy, at most the configured maximum. */
+    private final CoreLimit coreLimit;
+    /** Servant threads' samples for {@link #coreLimit}. */
+    final CoreSamples coreSamples = new CoreSamples();
+    /** {@code requests.finishedTotal()} at the last sweep. SELECTOR THREAD ONLY. */
+    private long finishedAtLastSweep;
+    /** Counted requests read since the last sweep from connections with nothing in flight (see {@link CoreLimit#onLightRequests}). SELECTOR THREAD ONLY. */
+    private long lightRequests;
+    /** Requests read and waiting for a slot, in the order they will get one. SELECTOR THREAD ONLY. */
+    private final FairScheduler<Task> waiting = new FairScheduler<>();
+    /** {@code waiting.size()}, for other threads (written by the selector thread only). */
+    private volatile int waitingRequests;
+    /** A {@link #releaseWaiting} is posted to the selector and has not run yet. */
+    private final AtomicBoolean releasePosted = new AtomicBoolean();
+    /** Connections not read because the budget is short. SELECTOR THREAD ONLY. */
+    private final List<InboundConnection> budgetPaused = new ArrayList<>();
+
+    RequestAdmission(SelectorLoop loop, Collection<InboundConnection> connections) {
+        this.loop = loop;
+        this.connections = connections;
+        this.coreLimit = new CoreLimit(Runtime.getRuntime().availableProcessors(), loop.config.maxRequestsInFlight());
+        this.requests = new RequestShare(coreLimit);
+    }
+
+    /** Requests read and waiting for a slot. Any thread. */
+    int waitingRequests() {
+        return waitingRequests;
+    }
+
+    /** How many requests may be in flight now. Any thread. */
+    int limit() {
+        return coreLimit.limit();
+    }
+
+    /**
+     * The sweep's adaptation of the limit, when {@code adapt_requests_in_flight} is on: requests
+     * that wait while none ended mean those in flight are blocked; else the servant threads'
+     * samples move the limit. SELECTOR THREAD ONLY.
+     */
+    void adaptLimit() {
+        if (loop.config.adaptRequestsInFlight()) {
+            long finished = requests.finishedTotal();
+            if (waitingRequests > 0 && finished == finishedAtLastSweep) {
+                coreLimit.onStalled(); // requests wait and none ended: those in flight are blocked
+            } else {
+                coreSamples.drainInto(coreLimit);
+            }
+            finishedAtLastSweep = finished;
+            coreLimit.onLightRequests(loop.config.lightRequestsFirst() ? lightRequests : 0);
+            lightRequests = 0;
+            releaseWaiting(); // the limit may have grown
+        }
+    }
+
+    /**
+     * Holds the inbound budget after {@code c} was read: over the limit, the connections holding
+     * the most are closed; over the high-water mark, {@code c} stops being read if it holds a share.
+     * SELECTOR THREAD ONLY.
+     */
+    void afterRead(InboundConnection c) {
+        while (loop.budget.overLimit()) {
+            InboundConnection largest = null;
+            for (InboundConnection o : connections) {
+                if (!o.isClosed() && (largest == null || o.inboundHeldBytes() > largest.inboundHeldBytes())) {
+                    largest = o;
+                }
+            }
+            if (largest == null || largest.inboundHeldBytes() < loop.budget.shareBytes()) {
+                // what is left over belongs to closed connections' queued requests (it drains by
+                // itself) or to small holders: the small requests of other clients are never closed
+                break;
+            }
+            loop.counters.budgetCloses.add(1);
+            loop.badInput.note("inbound budget of {} bytes exceeded: closed connection {} from {} holding {} bytes",
+                    loop.budget.limitBytes(), largest.id, largest.peerAddress, largest.inboundHeldBytes());
+            largest.close();
+        }
+        pauseIfOverBudget(c);
+    }
+
+    /**
+     * Stops reading {@code c} when the budget is above its high-water mark and {@code c} holds a
+     * share of it. Called after each read of {@code c}, and when replies that {@code c}'s client
+     * does not read push the budget up between reads (see {@link InboundConnection#onRepliesQueued}): the
+     * replies of requests that were already queued land in bursts, and without this check the
+     * budget could pass its limit before {@code c} is read again, and {@code c} be closed where a
+     * pause was enough. SELECTOR THREAD ONLY.
+     */
+    void pauseIfOverBudget(InboundConnection c) {
+        if (c.isClosed() || c.budgetPaused || !loop.budget.shouldPause(c.inboundHeldBytes())) {
+            return;
+        }
+        SelectionKey k = c.key;
+        if (k != null && k.isValid()) {
+            try {
+                k.interestOps(k.interestOps() & ~SelectionKey.OP_READ);
+            } catch (CancelledKeyException e) {
+                return; // closed meanwhile
+            }
+            c.budgetPaused = true;
+            budgetPaused.add(c);
+            loop.counters.budgetPauses.add(1);
+        }
+    }
+
+    /** Reads paused connections again, those needing the least first, while what they need fits. SELECTOR THREAD ONLY. */
+    void resumePaused() {
+        if (budgetPaused.isEmpty()) {
+            return;
+        }
+        budgetPaused.removeIf(InboundConnection::isClosed);
+        budgetPaused.sort(java.util.Comparator.comparingLong(InboundConnection::inboundNeededBytes));
+        java.util.Iterator<InboundConnection> it = budgetPaused.iterator();
+        while (it.hasNext()) {
+            InboundConnection c = it.next();
+            if (!loop.budget.mayResume(c.inboundNeededBytes())) {
+                return;
+            }
+            it.remove();
+            c.budgetPaused = false;
+            SelectionKey k = c.key;
+            if (loop.reading() && !c.readDeferred && !c.sharePaused && k != null && k.isValid()) {
+                try {
+                    k.interestOpsOr(SelectionKey.OP_READ);
+                } catch (CancelledKeyException e) {
+                    // closed meanwhile
+                }
+            }
+        }
+    }
+
+    /**
+     * Stops reading {@code c}, which holds its share of the requests in flight: its further requests
+     * wait in its own socket. SELECTOR THREAD ONLY.
+     */
+    private void pauseForShare(InboundConnection c) {
+        if (c.isClosed() || c.sharePaused) {
+            return;
+        }
+        SelectionKey k = c.key;
+        if (k != null && k.isValid()) {
+            try {
+                k.interestOps(k.interestOps() & ~SelectionKey.OP_READ);
+            } catch (CancelledKeyException e) {
+                return; // closed meanwhile
+            }
+            c.sharePaused = true;
+            loop.counters.sharePauses.add(1);
+        }
+    }
+
+    /**
+     * Reads {@code c} again once it holds less than its share (admitted and waiting requests
+     * together). Its waiting requests get their slots from {@link #releaseWaiting}. SELECTOR THREAD ONLY.
+     */
+    void resumeShare(InboundConnection c) {
+        if (!c.sharePaused || c.isClosed() || requests.holdsShare(c, c.flow.waiting())) {
+            return;
+        }
+        c.sharePaused = false;
+        SelectionKey k = c.key;
+        if (loop.reading() && !c.budgetPaused && !c.readDeferred && k != null && k.isValid()) {
+            try {
+                k.interestOpsOr(SelectionKey.OP_READ);
+            } catch (CancelledKeyException e) {
+                // closed meanwhile
+            }
+        }
+    }
+
+    /**
+     * Gives free slots to waiting requests, in the {@link FairScheduler}'s order. Runs while
+     * quiescing too: requests already read are answered. SELECTOR THREAD ONLY.
+     */
+    void releaseWaiting() {
+        while (waiting.size() > 0 && requests.mayAdmit()) {
+            Task t = waiting.poll();
+            waitingRequests = waiting.size();
+            handOn(t);
+        }
+    }
+
+    /** Takes {@code c}'s waiting requests out of the scheduler (it closed) and returns them. SELECTOR THREAD ONLY. */
+    List<Task> dropWaiting(InboundConnection c) {
+        List<Task> dropped = waiting.remove(c.flow);
+        waitingRequests = waiting.size();
+        return dropped;
+    }
+
+    /** A request of {@code c} that counted in its share has ended: its slot goes to a waiting request. Any thread. */
+    void requestEnded(InboundConnection c) {
+        requests.finished(c);
+        if (waitingRequests > 0 && releasePosted.compareAndSet(false, true)) {
+            loop.post(() -> {
+                releasePosted.set(false);
+                releaseWaiting();
+            });
+        }
+        if (c.sharePaused && c.shareCheckPosted.compareAndSet(false, true)) {
+            loop.post(() -> {
+                c.shareCheckPosted.set(false);
+                resumeShare(c);
+            });
+        }
+    }
+
+    /**
+     * A complete Request or LocateRequest arrived, or a Reply or LocateReply to a request this server
+     * sent over the client's connection (bi-directional GIOP). SELECTOR THREAD ONLY.
+     */
+    void onRequest(InboundConnection c, byte[] m) {
+        int type = Giop.type(m);
+        int minor = Giop.minor(m);
+        if (type == Giop.REPLY || type == Giop.LOCATE_REPLY) {
+            // to a worker like a request (bounded by the hand-off queue and the connection's share):
+            // JacORB's reply handling parses the reply and wakes the waiting thread
+            enqueue(c, m, type, -1, false, "");
+            return;
+        }
+        if (type == Giop.LOCATE_REQUEST) {
+            int id = minor == 2 ? safeLeadingId(m) : -1;
+            enqueue(c, m, type, id, true, "");
+            return;
+        }
+        RequestParser.Parsed p;
+        try {
+            // every request header is checked here, before JacORB reads it: a length or count that
+            // exceeds the message gets MessageError, not an exception in a worker and silence
+            p = RequestParser.parse(m);
+        } catch (RequestParser.Malformed e) {
+            loop.badInput.note("malformed request header on connection {} from {}: {}", c.id, c.peerAddress,
+                    e.getMessage());
+            c.messageErrorAndClose(minor);
+            return;
+        }
+        if (loop.earlyReplies.answeredByHook(c, m, p, minor)) {
+            return;
+        }
+        enqueue(c, m, type, p.requestId(), p.responseExpected(), p.operation());
+    }
+
+    private static int safeLeadingId(byte[] m) {
+        try {
+            return RequestParser.leadingRequestId(m);
+        } catch (RequestParser.Malformed e) {
+            return -1;
+        }
+    }
+
+    private void enqueue(InboundConnection c, byte[] m, int type, int requestId, boolean response, String op) {
+        c.inFlight.incrementAndGet();
+        c.queuedBytes.addAndGet(m.length);
+        loop.budget.addQueued(m.length);
+        boolean counted = type != Giop.REPLY && type != Giop.LOCATE_REPLY;
+        Task t = new Task(c, m, type, requestId, type == Giop.REQUEST && response && requestId != -1, op, counted,
+                c.flow.costEstimate());
+        boolean light = c.admittedRequests.get() == 0 && c.flow.waiting() == 0;
+        if (counted && light) {
+            lightRequests++;
+        }
+        if (!counted || light) {
+            // A connection with nothing in flight never waits for a slot: it cannot be the one
+            // crowding out the others (fair queueing would serve it next anyway), and closed-loop
+            // clients, the common case, stay off the scheduler and its extra wake-ups. The requests
+            // in flight may so exceed the limit by one per such connection.
+            handOn(t);
+            return;
+        }
+        // Waits for a slot with the other connections' requests; handed on by releaseWaiting, at the
+        // end of this turn at the latest. At its share, this connection is no longer read.
+        waiting.offer(c.flow, t, t.costNanos());
+        waitingRequests = waiting.size();
+        if (requests.holdsShare(c, c.flow.waiting())) {
+            pauseForShare(c);
+        }
+    }
+
+    /**
+     * Admits {@code t} (when it counts in the requests in flight) and hands it to the dispatch queue
+     * (or JacORB). SELECTOR THREAD ONLY.
+     */
+    private void handOn(Task t) {
+        InboundConnection c = t.connection();
+        if (t.counted()) {
+            requests.admit(c);
+        }
+        if (!loop.dispatch.offer(t)) {
+            byte[] m = t.message();
+            c.inFlight.decrementAndGet();
+            c.queuedBytes.addAndGet(-m.length);
+            loop.budget.addQueued(-m.length);
+            if (t.counted()) {
+                requestEnded(c);
+            }
+            loop.counters.handoffRejections.add(1);
+            if (t.replyExpected()) {
+                loop.earlyReplies.handoffFull(t);
+            }
+        }
+    }
+}
