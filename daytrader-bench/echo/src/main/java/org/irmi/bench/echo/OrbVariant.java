@@ -1,8 +1,11 @@
 package org.irmi.bench.echo;
 
+import java.util.ArrayList;
 import java.util.LinkedHashMap;
+import java.util.List;
 import java.util.Map;
 import java.util.Objects;
+import java.util.TreeMap;
 
 import org.irmi.bench.echo.internal.NativeClients;
 
@@ -65,13 +68,13 @@ public record OrbVariant(String name, String description, Platform platform, Map
     }
 
     /** The omniORB command-line options these properties stand for ({@code -ORB<key> <value>} each). */
-    public java.util.List<String> omniOrbArgs() {
-        java.util.List<String> args = new java.util.ArrayList<>();
-        new java.util.TreeMap<>(orbProperties).forEach((k, v) -> {
+    public List<String> omniOrbArgs() {
+        List<String> args = new ArrayList<>();
+        new TreeMap<>(orbProperties).forEach((k, v) -> {
             args.add("-ORB" + k);
             args.add(v);
         });
-        return java.util.List.copyOf(args);
+        return List.copyOf(args);
     }
 
     /** This variant with more properties on top (later ones win), under a new name. */

@@ -106,7 +106,9 @@ public final class EchoReport {
                 + " read and run calls. Live heap: the most heap in use right after a"
                 + " garbage collection during the trial, which the server reports from its GC MXBeans. Conns seen: the fewest established connections"
                 + " on the server's port that any trial reached. Errors: calls that raised (30 s call timeout), wrong echoes,"
-                + " and callers still without a reply 10 s after the end, summed over the trials. Server CPU per call: see its section.\n");
+                + " and callers still without a reply 10 s after the end, summed over the trials. Server CPU us/call: utime + stime of the server"
+                + " (`/proc/<pid>/stat`) between the load client's measurement marks over the calls measured, median over the"
+                + " trials; its section below adds the spread and the ratios.\n");
         sb.append("- Variants (the first is the baseline of the ratios):\n");
         for (OrbVariant v : variants) {
             sb.append("  - `").append(v.name()).append("`: ").append(v.description()).append(". Properties: `")
@@ -142,17 +144,18 @@ public final class EchoReport {
     /** The results table and the ratios table. */
     public String renderTables() {
         StringBuilder sb = new StringBuilder("## Results (medians)\n\n");
-        sb.append("| payload | conns | variant | calls/s | trials' calls/s (min-max) | p50 ms | p99 ms | server threads | reader threads | server RSS MB | live heap MB | conns seen | errors | ramp ms |\n");
-        sb.append("|---:|---:|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|\n");
+        sb.append("| payload | conns | variant | calls/s | server CPU us/call | trials' calls/s (min-max) | p50 ms | p99 ms | server threads | reader threads | server RSS MB | live heap MB | conns seen | errors | ramp ms |\n");
+        sb.append("|---:|---:|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|\n");
         for (CellSummary c : cells) {
             if (!c.measured()) {
-                sb.append(String.format(Locale.ROOT, "| %s | %,d | %s | failed: %s | | | | | | | | | | |%n", size(c.payloadBytes()),
+                sb.append(String.format(Locale.ROOT, "| %s | %,d | %s | failed: %s | | | | | | | | | | | |%n", size(c.payloadBytes()),
                         c.connections(), c.variant(), c.lastFailure()));
                 continue;
             }
-            sb.append(String.format(Locale.ROOT, "| %s | %,d | %s | %,.0f | %,.0f-%,.0f | %.3f | %.3f | %.0f | %s | %.0f | %s | %,d | %d | %.0f |%n",
+            sb.append(String.format(Locale.ROOT, "| %s | %,d | %s | %,.0f | %s | %,.0f-%,.0f | %.3f | %.3f | %.0f | %s | %.0f | %s | %,d | %d | %.0f |%n",
                     size(c.payloadBytes()), c.connections(), c.variant() + (c.failures() > 0 ? " (" + c.failures() + " trials failed)" : ""),
-                    c.callsPerSecond(), c.callsPerSecondMin(), c.callsPerSecondMax(), c.p50Micros() / 1e3,
+                    c.callsPerSecond(), c.serverCpuMicrosPerCall() < 0 ? "?"
+                            : String.format(Locale.ROOT, "%.2f", c.serverCpuMicrosPerCall()), c.callsPerSecondMin(), c.callsPerSecondMax(), c.p50Micros() / 1e3,
                     c.p99Micros() / 1e3, c.serverThreads(), !isJvm(c.variant()) ? "-" : c.readerThreads() < 0 ? "?" : String.format(Locale.ROOT, "%.0f", c.readerThreads()), c.serverRssKb() / 1024,
                     !isJvm(c.variant()) ? "-" : c.heapAfterGcKb() < 0 ? "?" : String.format(Locale.ROOT, "%.0f", c.heapAfterGcKb() / 1024),
                     c.connectionsSeen(), c.errors(), c.rampMillis()));

@@ -13,7 +13,7 @@ class EchoReportTest {
 
     private static CellSummary cell(String variant, int payload, int conns, double callsPerSecond, long errors) {
         return new CellSummary(variant, payload, conns, 5, 0, null, callsPerSecond, 100, 1000, conns + 40.0,
-                300 * 1024.0, conns, errors, 10, 1, 8 * 1024.0, callsPerSecond, callsPerSecond);
+                300 * 1024.0, conns, errors, 10, 1, 8 * 1024.0, callsPerSecond, callsPerSecond, 12.5);
     }
 
     private static EchoReport report(List<CellSummary> cells) {
@@ -63,7 +63,7 @@ class EchoReportTest {
                         cell("jacorb", 100, 1000, 20_000, 0), cell("omniorb", 100, 1000, 50_000, 0)),
                 List.of(), List.of()).render();
 
-        assertThat(md).contains("| 100 B | 1,000 | omniorb | 50,000 | 50,000-50,000 | 0.100 | 1.000 | 1040 | - | 300 | - |")
+        assertThat(md).contains("| 100 B | 1,000 | omniorb | 50,000 | 12.50 | 50,000-50,000 | 0.100 | 1.000 | 1040 | - | 300 | - |")
                 .contains("| 100 B | 16 | omniorb | 1.50 | 1.00 | 1.00 | 1.00 | 1.00 | - |")
                 .contains("| omniorb | 56 | 1040 | 300 | 300 | - | - | 1.000 | 0.0 | - |")
                 .contains("omniorb 5 threads, 10 MB RSS, - MB live heap");
