@@ -21,6 +21,8 @@
 // 3 when the server cannot be reached at all.
 #include <omniORB4/CORBA.h>
 
+#include <sys/resource.h>
+
 #include <atomic>
 #include <chrono>
 #include <cstdint>
@@ -181,6 +183,12 @@ int Usage(const char* msg) {
 }  // namespace
 
 int main(int argc, char** argv) {
+  // 10,000 connections need more than the usual soft limit of 1,024 open files: take the hard one.
+  struct rlimit nofile;
+  if (getrlimit(RLIMIT_NOFILE, &nofile) == 0 && nofile.rlim_cur < nofile.rlim_max) {
+    nofile.rlim_cur = nofile.rlim_max;
+    setrlimit(RLIMIT_NOFILE, &nofile);
+  }
   std::string ior_file;
   long connections = 0, payload = -1, warmup_ms = -1, duration_ms = 0, ramp_timeout_ms = 60000;
   bool hold_until_eof = false;

@@ -22,9 +22,9 @@ import org.irmi.bench.echo.internal.ServerProcess;
 
 /**
  * The closed-loop echo benchmark: stock JacORB against I-RMI (and any further variant made of ORB
- * properties), in one run, loaded by the omniORB C++ client.
+ * properties, and omniORB's C++ server), in one run, loaded by the omniORB C++ client.
  *
- * <p>Each variant's server runs in its own JVM for the whole run. After a warm-up, for every
+ * <p>Each variant's server runs in its own process (a JVM, or the omniORB C++ server) for the whole run. After a warm-up, for every
  * payload and connection count (ascending), each variant gets {@code trials} short trials, the
  * variants taking turns (the order flips every round) so that noise from the shared machine falls
  * on all of them alike. A trial opens N connections, warms up, then measures; the report gives the
@@ -86,12 +86,13 @@ public final class EchoBenchmark {
         try {
             for (OrbVariant v : o.variants()) {
                 if (!v.isAvailable()) {
-                    notes.add("variant " + v.name() + " not measured: " + v.orbClass() + " is not on the class path");
+                    notes.add("variant " + v.name() + " not measured: " + v.orbClass() + (v.isJvm()
+                            ? " is not on the class path" : " cannot be built here: " + NativeClients.INSTALL_HINT));
                     System.out.println("echo-bench: " + notes.get(notes.size() - 1));
                     continue;
                 }
                 try {
-                    servers.put(v.name(), ServerProcess.start(o.variantSpecs().get(v.name()), v.name(), work,
+                    servers.put(v.name(), ServerProcess.start(v, o.variantSpecs().get(v.name()), clients, work,
                             Duration.ofSeconds(60)));
                     measured.add(v);
                 } catch (RuntimeException e) {
@@ -136,12 +137,14 @@ public final class EchoBenchmark {
                                 LoadRun.Trial t = LoadRun.run(clients.loadClient(), s.iorFile(), s.pid(), s.ior().port(),
                                         s.statsFile(), c, payload, o.warmup(), o.measure(), List.of());
                                 done.computeIfAbsent(key, k -> new ArrayList<>()).add(t);
-                                String line = String.format("%-8s %6d B x %4d  round %d: %9.0f calls/s  p50 %7.3f ms"
-                                                + "  p99 %7.3f ms  threads %4d (readers %4d)  RSS %4d MB  heap %4d MB  conns %4d"
+                                // Reader threads and live heap are Java figures: "-" for the omniORB server.
+                                String line = String.format("%-8s %6d B x %5d  round %d: %9.0f calls/s  p50 %7.3f ms"
+                                                + "  p99 %7.3f ms  threads %5d (readers %5s)  RSS %4d MB  heap %4s MB  conns %5d"
                                                 + "  errors %d  ramp %d ms  server CPU %.1f us/call",
                                         v.name(), payload, c, round + 1, t.result().callsPerSecond(),
                                         t.result().p50Micros() / 1e3, t.result().p99Micros() / 1e3, t.serverThreads(),
-                                        t.readerThreads(), t.serverRssKb() / 1024, t.heapAfterGcKb() / 1024,
+                                        v.isJvm() ? Integer.toString(t.readerThreads()) : "-", t.serverRssKb() / 1024,
+                                        v.isJvm() ? Long.toString(t.heapAfterGcKb() / 1024) : "-",
                                         t.serverConnections(),
                                         t.result().failedCalls(), t.result().rampMillis(), t.serverCpuMicrosPerCall());
                                 trialLines.add(line);

@@ -19,6 +19,27 @@ class OrbVariantsTest {
     }
 
     @Test
+    void shouldPassPropertiesAsOmniOrbOptionsWhenVariantIsOmniOrbServer() {
+        OrbVariant v = OrbVariants.parse("omniorb-tpc=omniorb,threadPerConnectionPolicy=1", OrbVariants.known());
+
+        assertThat(v.platform()).isEqualTo(OrbVariant.Platform.OMNIORB_CPP);
+        assertThat(v.omniOrbArgs()).containsExactly("-ORBmaxServerThreadPoolSize", "20",
+                "-ORBthreadPerConnectionPolicy", "1");
+    }
+
+    @Test
+    void shouldServeWithThreadPoolAsLargeAsPoaPoolWhenVariantIsOmniorb() {
+        assertThat(OrbVariants.omniorb().omniOrbArgs()).containsExactly("-ORBmaxServerThreadPoolSize",
+                Integer.toString(OrbVariants.POA_THREADS), "-ORBthreadPerConnectionPolicy", "0");
+    }
+
+    @Test
+    void shouldRequireOrbClassWhenServerRunsInJvm() {
+        assertThatThrownBy(() -> new OrbVariant("x", "no class", java.util.Map.of("a", "b")))
+                .isInstanceOf(IllegalArgumentException.class).hasMessageContaining("must set " + OrbVariant.ORB_CLASS);
+    }
+
+    @Test
     void shouldNameKnownVariantsWhenBaseIsUnknown() {
         assertThatThrownBy(() -> OrbVariants.parse("x=visibroker,a=b", OrbVariants.builtIns()))
                 .isInstanceOf(IllegalArgumentException.class)

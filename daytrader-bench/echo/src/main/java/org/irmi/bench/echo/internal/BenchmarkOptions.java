@@ -30,12 +30,14 @@ public record BenchmarkOptions(boolean quick, List<OrbVariant> variants, Map<Str
 
     /** The command-line help. */
     public static final String USAGE = """
-            usage: ./irmi echo-bench [--quick] [--variants jacorb,irmi] [--variant NAME=BASE,key=value,...]...
+            usage: ./irmi echo-bench [--quick] [--variants jacorb,irmi[,omniorb]] [--variant NAME=BASE,key=value,...]...
                                      [--payloads 100,65536] [--connections 1,16,256,1000] [--trials N]
                                      [--warmup-ms MS] [--measure-ms MS] [--out FILE]
               Measures stock JacORB and I-RMI echo servers (each in its own JVM) with the omniORB C++
               closed-loop client, and writes a Markdown report (default docs/benchmarks/echo.md, or
               docs/benchmarks/echo-quick.md with --quick).
+              --variants omniorb adds omniORB's C++ echo server (thread pool of 20) as a variant.
+              --connections goes up to 10000 (the open-files limit must be at least N + 256).
               --variant adds an ORB variant made of a base variant plus ORB properties, e.g.
                 --variant irmi-mon=irmi,irmi.monitoring.per_request=true""";
 
@@ -76,11 +78,11 @@ public record BenchmarkOptions(boolean quick, List<OrbVariant> variants, Map<Str
                 default -> throw new IllegalArgumentException("unknown option: " + a);
             }
         }
-        Map<String, OrbVariant> known = new LinkedHashMap<>(OrbVariants.builtIns());
+        Map<String, OrbVariant> known = new LinkedHashMap<>(OrbVariants.known());
         Map<String, String> specs = new LinkedHashMap<>();
         known.keySet().forEach(n -> specs.put(n, n));
         List<OrbVariant> chosen = new ArrayList<>();
-        for (String n : names == null ? List.copyOf(known.keySet()) : names) {
+        for (String n : names == null ? List.copyOf(OrbVariants.builtIns().keySet()) : names) {
             OrbVariant v = known.get(n.trim());
             if (v == null) {
                 throw new IllegalArgumentException("--variants: unknown variant '" + n + "'; known: "

@@ -24,12 +24,13 @@ import java.util.function.ToDoubleFunction;
  * @param heapAfterGcKb    median of the trials' peak heap held after a collection, KiB (-1 if not known)
  * @param callsPerSecondMin the slowest trial's calls/s (how noisy the cell was)
  * @param callsPerSecondMax the fastest trial's calls/s
+ * @param serverCpuMicrosPerCall median of the trials' server CPU time per measured call, us (-1 if not watched)
  */
 public record CellSummary(String variant, int payloadBytes, int connections, int trials, int failures,
                           String lastFailure, double callsPerSecond, double p50Micros, double p99Micros,
                           double serverThreads, double serverRssKb, int connectionsSeen, long errors,
                           double rampMillis, double readerThreads, double heapAfterGcKb,
-                          double callsPerSecondMin, double callsPerSecondMax) {
+                          double callsPerSecondMin, double callsPerSecondMax, double serverCpuMicrosPerCall) {
 
     /** Summarises {@code done} (completed trials) and {@code failed} failure messages. */
     public static CellSummary of(String variant, int payloadBytes, int connections, List<LoadRun.Trial> done,
@@ -37,7 +38,7 @@ public record CellSummary(String variant, int payloadBytes, int connections, int
         String lastFailure = failed.isEmpty() ? null : failed.get(failed.size() - 1);
         if (done.isEmpty()) {
             return new CellSummary(variant, payloadBytes, connections, 0, failed.size(), lastFailure,
-                    Double.NaN, Double.NaN, Double.NaN, Double.NaN, Double.NaN, 0, 0, Double.NaN, Double.NaN, Double.NaN, Double.NaN, Double.NaN);
+                    Double.NaN, Double.NaN, Double.NaN, Double.NaN, Double.NaN, 0, 0, Double.NaN, Double.NaN, Double.NaN, Double.NaN, Double.NaN, -1);
         }
         return new CellSummary(variant, payloadBytes, connections, done.size(), failed.size(), lastFailure,
                 median(done, t -> t.result().callsPerSecond()),
@@ -51,7 +52,14 @@ public record CellSummary(String variant, int payloadBytes, int connections, int
                 median(done, t -> t.readerThreads()),
                 median(done, t -> t.heapAfterGcKb()),
                 done.stream().mapToDouble(t -> t.result().callsPerSecond()).min().orElse(Double.NaN),
-                done.stream().mapToDouble(t -> t.result().callsPerSecond()).max().orElse(Double.NaN));
+                done.stream().mapToDouble(t -> t.result().callsPerSecond()).max().orElse(Double.NaN),
+                cpuMedian(done));
+    }
+
+    /** The median server CPU us per call over the trials that watched it; -1 when none did. */
+    private static double cpuMedian(List<LoadRun.Trial> done) {
+        List<LoadRun.Trial> watched = done.stream().filter(t -> t.serverCpuMicrosPerCall() >= 0).toList();
+        return watched.isEmpty() ? -1 : median(watched, LoadRun.Trial::serverCpuMicrosPerCall);
     }
 
     /** True when at least one trial completed. */

@@ -76,16 +76,23 @@ public final class EchoReport {
                 .append(Runtime.getRuntime().availableProcessors()).append(" cores; memory ")
                 .append(MachineFacts.memTotalMb()).append(" MiB; Linux ").append(MachineFacts.kernel()).append('\n');
         sb.append("- ").append(MachineFacts.java()).append("; JacORB ").append(MachineFacts.jacorbVersion())
-                .append("; omniORB ").append(MachineFacts.omniOrbVersion()).append(" (load client)\n");
+                .append("; omniORB ").append(MachineFacts.omniOrbVersion())
+                .append(variants.stream().anyMatch(v -> !v.isJvm()) ? " (load client and C++ server)\n" : " (load client)\n");
         sb.append("- open-files limit (ulimit -n): ").append(openFiles == Long.MAX_VALUE ? "unlimited" : openFiles)
                 .append(" (1,000 connections need about 1,256 on each side)\n");
         sb.append("- load average before: ").append(loadBefore).append(", after: ").append(loadAfter)
                 .append(". The machine is shared (other builds may run); client and server share its cores.\n\n");
 
         sb.append("## Method\n\n");
-        sb.append("- Each variant's echo server (`org.irmi.bench.echo.EchoServer`) runs in its own JVM (")
-                .append(String.join(" ", ServerProcess.JVM_OPTIONS)).append(") for the whole run; all are started at once"
-                        + " and measured in turns.\n");
+        sb.append("- Each variant's echo server runs in its own process for the whole run; all are started at once"
+                + " and measured in turns. Java variants: `org.irmi.bench.echo.EchoServer` in a JVM (")
+                .append(String.join(" ", ServerProcess.JVM_OPTIONS)).append(").");
+        if (variants.stream().anyMatch(v -> !v.isJvm())) {
+            sb.append(" omniORB variants: the C++ server `echo_server` (`echo_server.cc`, g++ -O2, the variant's properties as"
+                    + " `-ORB<key> <value>`; it raises its open-files soft limit to the hard limit). It has no Java heap and"
+                    + " no reader threads of JacORB's kind, so those columns show `-` for it.");
+        }
+        sb.append('\n');
         sb.append("- Load: the omniORB C++ closed-loop client (`echo_load_client`, `-ORBmaxGIOPConnectionPerServer N`):"
                 + " N threads, each on its own connection, call `echoBytes` back to back. A trial opens the N connections"
                 + " (ramp), warms up ").append(options.warmup().toMillis()).append(" ms, then records every call's latency for ")
@@ -95,10 +102,13 @@ public final class EchoReport {
                 .append(options.serverWarmup().toMillis()).append(" ms (100 B) and a third of that (64 KB).\n");
         sb.append("- Server threads and RSS: the peaks of `Threads` and `VmRSS` in `/proc/<pid>/status` during a trial"
                 + " (median over trials). Reader threads: threads named `ServerMessageReceptor*` (JacORB, one per connection)"
-                + " or `irmi-selector` (I-RMI), from `/proc/<pid>/task/*/comm`. Live heap: the most heap in use right after a"
+                + " or `irmi-selector` (I-RMI), from `/proc/<pid>/task/*/comm`; `-` for the omniORB server, whose pool threads both"
+                + " read and run calls. Live heap: the most heap in use right after a"
                 + " garbage collection during the trial, which the server reports from its GC MXBeans. Conns seen: the fewest established connections"
                 + " on the server's port that any trial reached. Errors: calls that raised (30 s call timeout), wrong echoes,"
-                + " and callers still without a reply 10 s after the end, summed over the trials.\n");
+                + " and callers still without a reply 10 s after the end, summed over the trials. Server CPU us/call: utime + stime of the server"
+                + " (`/proc/<pid>/stat`) between the load client's measurement marks over the calls measured, median over the"
+                + " trials; its section below adds the spread and the ratios.\n");
         sb.append("- Variants (the first is the baseline of the ratios):\n");
         for (OrbVariant v : variants) {
             sb.append("  - `").append(v.name()).append("`: ").append(v.description()).append(". Properties: `")
@@ -134,19 +144,20 @@ public final class EchoReport {
     /** The results table and the ratios table. */
     public String renderTables() {
         StringBuilder sb = new StringBuilder("## Results (medians)\n\n");
-        sb.append("| payload | conns | variant | calls/s | trials' calls/s (min-max) | p50 ms | p99 ms | server threads | reader threads | server RSS MB | live heap MB | conns seen | errors | ramp ms |\n");
-        sb.append("|---:|---:|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|\n");
+        sb.append("| payload | conns | variant | calls/s | server CPU us/call | trials' calls/s (min-max) | p50 ms | p99 ms | server threads | reader threads | server RSS MB | live heap MB | conns seen | errors | ramp ms |\n");
+        sb.append("|---:|---:|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|\n");
         for (CellSummary c : cells) {
             if (!c.measured()) {
-                sb.append(String.format(Locale.ROOT, "| %s | %,d | %s | failed: %s | | | | | | | | | | |%n", size(c.payloadBytes()),
+                sb.append(String.format(Locale.ROOT, "| %s | %,d | %s | failed: %s | | | | | | | | | | | |%n", size(c.payloadBytes()),
                         c.connections(), c.variant(), c.lastFailure()));
                 continue;
             }
-            sb.append(String.format(Locale.ROOT, "| %s | %,d | %s | %,.0f | %,.0f-%,.0f | %.3f | %.3f | %.0f | %s | %.0f | %s | %,d | %d | %.0f |%n",
+            sb.append(String.format(Locale.ROOT, "| %s | %,d | %s | %,.0f | %s | %,.0f-%,.0f | %.3f | %.3f | %.0f | %s | %.0f | %s | %,d | %d | %.0f |%n",
                     size(c.payloadBytes()), c.connections(), c.variant() + (c.failures() > 0 ? " (" + c.failures() + " trials failed)" : ""),
-                    c.callsPerSecond(), c.callsPerSecondMin(), c.callsPerSecondMax(), c.p50Micros() / 1e3,
-                    c.p99Micros() / 1e3, c.serverThreads(), c.readerThreads() < 0 ? "?" : String.format(Locale.ROOT, "%.0f", c.readerThreads()), c.serverRssKb() / 1024,
-                    c.heapAfterGcKb() < 0 ? "?" : String.format(Locale.ROOT, "%.0f", c.heapAfterGcKb() / 1024),
+                    c.callsPerSecond(), c.serverCpuMicrosPerCall() < 0 ? "?"
+                            : String.format(Locale.ROOT, "%.2f", c.serverCpuMicrosPerCall()), c.callsPerSecondMin(), c.callsPerSecondMax(), c.p50Micros() / 1e3,
+                    c.p99Micros() / 1e3, c.serverThreads(), !isJvm(c.variant()) ? "-" : c.readerThreads() < 0 ? "?" : String.format(Locale.ROOT, "%.0f", c.readerThreads()), c.serverRssKb() / 1024,
+                    !isJvm(c.variant()) ? "-" : c.heapAfterGcKb() < 0 ? "?" : String.format(Locale.ROOT, "%.0f", c.heapAfterGcKb() / 1024),
                     c.connectionsSeen(), c.errors(), c.rampMillis()));
         }
         sb.append('\n');
@@ -163,10 +174,11 @@ public final class EchoReport {
                     continue;
                 }
                 CellSummary j = b.get();
-                sb.append(String.format(Locale.ROOT, "| %s | %,d | %s | %.2f | %.2f | %.2f | %.2f | %.2f | %.2f |%n",
+                sb.append(String.format(Locale.ROOT, "| %s | %,d | %s | %.2f | %.2f | %.2f | %.2f | %.2f | %s |%n",
                         size(c.payloadBytes()), c.connections(), c.variant(), c.callsPerSecond() / j.callsPerSecond(),
                         c.p50Micros() / j.p50Micros(), c.p99Micros() / j.p99Micros(), c.serverThreads() / j.serverThreads(),
-                        c.serverRssKb() / j.serverRssKb(), c.heapAfterGcKb() / j.heapAfterGcKb()));
+                        c.serverRssKb() / j.serverRssKb(), isJvm(c.variant()) && isJvm(base)
+                                ? String.format(Locale.ROOT, "%.2f", c.heapAfterGcKb() / j.heapAfterGcKb()) : "-"));
             }
             sb.append('\n');
         }
@@ -190,7 +202,7 @@ public final class EchoReport {
             ProcessSample i = idle.get(v.name());
             if (i != null) {
                 sb.append(String.format(Locale.ROOT, " %s %d threads, %d MB RSS, %s MB live heap;", v.name(), i.threads(),
-                        i.rssKb() / 1024, idleHeapKb.getOrDefault(v.name(), -1L) < 0 ? "?"
+                        i.rssKb() / 1024, !v.isJvm() ? "-" : idleHeapKb.getOrDefault(v.name(), -1L) < 0 ? "?"
                                 : Long.toString(idleHeapKb.get(v.name()) / 1024)));
             }
         }
@@ -208,13 +220,14 @@ public final class EchoReport {
             }
             CellSummary a = lo.get();
             CellSummary b = hi.get();
-            boolean heapKnown = a.heapAfterGcKb() >= 0 && b.heapAfterGcKb() >= 0;
+            boolean heapKnown = v.isJvm() && a.heapAfterGcKb() >= 0 && b.heapAfterGcKb() >= 0;
+            String noHeap = v.isJvm() ? "?" : "-";
             sb.append(String.format(Locale.ROOT, "| %s | %.0f | %.0f | %.0f | %.0f | %s | %s | %.3f | %.1f | %s |%n", v.name(),
                     a.serverThreads(), b.serverThreads(), a.serverRssKb() / 1024, b.serverRssKb() / 1024,
-                    heapKnown ? String.format(Locale.ROOT, "%.0f", a.heapAfterGcKb() / 1024) : "?",
-                    heapKnown ? String.format(Locale.ROOT, "%.0f", b.heapAfterGcKb() / 1024) : "?",
+                    heapKnown ? String.format(Locale.ROOT, "%.0f", a.heapAfterGcKb() / 1024) : noHeap,
+                    heapKnown ? String.format(Locale.ROOT, "%.0f", b.heapAfterGcKb() / 1024) : noHeap,
                     (b.serverThreads() - a.serverThreads()) / span, (b.serverRssKb() - a.serverRssKb()) / span,
-                    heapKnown ? String.format(Locale.ROOT, "%.1f", (b.heapAfterGcKb() - a.heapAfterGcKb()) / span) : "?"));
+                    heapKnown ? String.format(Locale.ROOT, "%.1f", (b.heapAfterGcKb() - a.heapAfterGcKb()) / span) : noHeap));
         }
         sb.append('\n');
         return sb.toString();
@@ -236,9 +249,9 @@ public final class EchoReport {
                         String.format(Locale.ROOT, "clearly ahead (>= %.1fx) at %,d connections", CLEARLY_AHEAD, max)));
                 find(v.name(), payload, max).filter(CellSummary::measured).ifPresent(c -> find(base, payload, max)
                         .filter(CellSummary::measured).ifPresent(b -> sb.append(String.format(Locale.ROOT,
-                                "; threads %.0f vs %.0f, RSS %.0f MB vs %.0f MB, live heap %.0f MB vs %.0f MB",
+                                "; threads %.0f vs %.0f, RSS %.0f MB vs %.0f MB, live heap %s MB vs %s MB",
                                 c.serverThreads(), b.serverThreads(), c.serverRssKb() / 1024, b.serverRssKb() / 1024,
-                                c.heapAfterGcKb() / 1024, b.heapAfterGcKb() / 1024))));
+                                heapMb(c), heapMb(b)))));
                 sb.append('\n');
             }
         }
@@ -258,6 +271,15 @@ public final class EchoReport {
             return String.format(Locale.ROOT, "%s: NOT met, %,d failed calls (%.2fx calls/s)", target, c.get().errors(), ratio);
         }
         return String.format(Locale.ROOT, "%s: %s (%.2fx calls/s)", target, ratio >= needed ? "met" : "NOT met", ratio);
+    }
+
+    /** True unless {@code variant} is one of the measured variants and does not run in a JVM. */
+    private boolean isJvm(String variant) {
+        return variants.stream().filter(v -> v.name().equals(variant)).allMatch(OrbVariant::isJvm);
+    }
+
+    private String heapMb(CellSummary c) {
+        return isJvm(c.variant()) ? String.format(Locale.ROOT, "%.0f", c.heapAfterGcKb() / 1024) : "-";
     }
 
     private Optional<CellSummary> find(String variant, int payload, int conns) {

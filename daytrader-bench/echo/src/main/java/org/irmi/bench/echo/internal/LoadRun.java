@@ -14,8 +14,14 @@ import java.util.concurrent.TimeUnit;
  */
 public final class LoadRun {
 
-    /** How long the client may take to open all its connections. */
+    /** How long the client may take to open all its connections, at least. */
     public static final Duration RAMP_TIMEOUT = Duration.ofSeconds(30);
+    /**
+     * More ramp time per connection. At 10,000 connections the servers' listen queues overflow
+     * (stock JacORB's backlog is 50) and dropped connects wait for SYN retransmission: opening
+     * 10,000 took the omniORB server 74 s on the two-core machine.
+     */
+    public static final Duration RAMP_PER_CONNECTION = Duration.ofMillis(20);
     private static final long SAMPLE_EVERY_MILLIS = 200;
 
     /**
@@ -74,7 +80,7 @@ public final class LoadRun {
         List<String> cmd = new ArrayList<>(List.of(client.toString(), "-ior-file", iorFile.toString(),
                 "-connections", Integer.toString(connections), "-payload", Integer.toString(payloadBytes),
                 "-warmup-ms", Long.toString(warmup.toMillis()), "-duration-ms", Long.toString(measure.toMillis()),
-                "-ramp-timeout-ms", Long.toString(RAMP_TIMEOUT.toMillis()), "-hold-until-eof"));
+                "-ramp-timeout-ms", Long.toString(rampTimeout(connections).toMillis()), "-hold-until-eof"));
         cmd.addAll(orbArgs);
         Process p;
         try {
@@ -94,7 +100,7 @@ public final class LoadRun {
                 cpuMarks[1] = ProcessSample.cpuNanos(serverPid);
             }
         });
-        long deadline = System.nanoTime() + RAMP_TIMEOUT.plus(warmup).plus(measure).plusSeconds(45).toNanos();
+        long deadline = System.nanoTime() + rampTimeout(connections).plus(warmup).plus(measure).plusSeconds(45).toNanos();
         int threads = 0;
         long rssKb = 0;
         int conns = 0;
@@ -151,6 +157,12 @@ public final class LoadRun {
         } finally {
             release(p);
         }
+    }
+
+    /** The ramp time {@code connections} get: {@link #RAMP_TIMEOUT}, or 20 ms per connection when more (200 s at 10,000). */
+    public static Duration rampTimeout(int connections) {
+        Duration scaled = RAMP_PER_CONNECTION.multipliedBy(connections);
+        return scaled.compareTo(RAMP_TIMEOUT) > 0 ? scaled : RAMP_TIMEOUT;
     }
 
     /** Ends the client's stdin, which lets it close its connections and exit. */

@@ -20,7 +20,8 @@ import java.util.Optional;
 import java.util.concurrent.CompletableFuture;
 
 /**
- * The omniORB C++ clients (interop client and closed-loop load client), compiled from the sources
+ * The omniORB C++ programs (interop client, closed-loop load client and the echo server of the
+ * {@code omniorb} variant), compiled from the sources
  * that travel with the classes ({@code native/*.cc}, {@code native/echo.idl}) with Debian's
  * omniidl, g++ and {@code pkg-config omniORB4}. Built once into {@code <module>/target/native}
  * and rebuilt only when a source or the omniORB version changes.
@@ -34,15 +35,18 @@ public final class NativeClients {
             "install them with: sudo apt-get install -y libomniorb4-dev omniidl g++ pkg-config"
                     + " (or run scripts/prereqs.sh)";
 
-    private static final List<String> SOURCES = List.of("echo.idl", "echo_load_client.cc", "echo_interop_client.cc");
+    private static final List<String> SOURCES = List.of("echo.idl", "echo_load_client.cc", "echo_interop_client.cc",
+            "echo_server.cc");
     private static final List<String> CXX_FLAGS = List.of("-O2", "-std=c++17", "-pthread");
 
     private final Path loadClient;
     private final Path interopClient;
+    private final Path server;
 
     private NativeClients(Path dir) {
         this.loadClient = dir.resolve("echo_load_client");
         this.interopClient = dir.resolve("echo_interop_client");
+        this.server = dir.resolve("echo_server");
     }
 
     /** The closed-loop load client. */
@@ -53,6 +57,11 @@ public final class NativeClients {
     /** The interop client. */
     public Path interopClient() {
         return interopClient;
+    }
+
+    /** The omniORB echo server ({@code echo_server.cc}). */
+    public Path server() {
+        return server;
     }
 
     /** Why the clients cannot be built here, or empty when the tool chain is present. */
@@ -113,7 +122,8 @@ public final class NativeClients {
         Path stamp = dir.resolve("build.sha256");
         NativeClients clients = new NativeClients(dir);
         if (Files.exists(stamp) && Files.readString(stamp).trim().equals(hash)
-                && Files.isExecutable(clients.loadClient) && Files.isExecutable(clients.interopClient)) {
+                && Files.isExecutable(clients.loadClient) && Files.isExecutable(clients.interopClient)
+                && Files.isExecutable(clients.server)) {
             return clients;
         }
         Files.deleteIfExists(stamp);
@@ -127,9 +137,10 @@ public final class NativeClients {
         skel.addAll(List.of("-I" + gen, "-c", gen.resolve("echoSK.cc").toString(), "-o", "echoSK.o"));
         skel.addAll(cflags.stream().filter(s -> !s.isBlank()).toList());
         run(skel, dir, 300);
-        // The two programs compile in parallel: the machine has two cores.
+        // Two programs compile at a time: the machine has two cores.
         CompletableFuture<String> load = CompletableFuture.supplyAsync(() -> link(dir, gen, src, "echo_load_client", omni));
         link(dir, gen, src, "echo_interop_client", omni);
+        link(dir, gen, src, "echo_server", omni);
         load.join();
         Files.writeString(stamp, hash + "\n");
         return clients;

@@ -8,9 +8,12 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.TimeUnit;
 
+import org.irmi.bench.echo.OrbVariant;
+
 /**
- * An {@code org.irmi.bench.echo.EchoServer} in a JVM of its own, started from this JVM's class
- * path and stopped with SIGTERM (then SIGKILL after 10 s).
+ * A variant's echo server in a process of its own, stopped with SIGTERM (then SIGKILL after 10 s):
+ * {@code org.irmi.bench.echo.EchoServer} in a JVM started from this JVM's class path, or the
+ * omniORB C++ {@code echo_server} for the {@code omniorb} variant.
  */
 public final class ServerProcess implements AutoCloseable {
 
@@ -37,7 +40,30 @@ public final class ServerProcess implements AutoCloseable {
     }
 
     /**
-     * Starts a server and waits until its IOR file appears.
+     * Starts the server of {@code variant} the way the benchmark does and waits for its IOR.
+     *
+     * @param variant      the variant; its platform decides which server runs
+     * @param variantSpec  for a JVM server, what {@code --orb} gets (a built-in name or NAME=BASE,...)
+     * @param programs     the omniORB programs, for the C++ server
+     * @param workDir      where the IOR file and the server's log go
+     * @param startTimeout how long to wait for the IOR
+     * @throws IllegalStateException when it exits or does not publish its IOR in time, with its log
+     */
+    public static ServerProcess start(OrbVariant variant, String variantSpec, NativeClients programs, Path workDir,
+                                      Duration startTimeout) throws IOException {
+        if (variant.isJvm()) {
+            return start(variantSpec, variant.name(), workDir, startTimeout);
+        }
+        Files.createDirectories(workDir);
+        Path iorFile = workDir.resolve(variant.name() + ".ior");
+        List<String> cmd = new ArrayList<>(List.of(programs.server().toString(), "-ior-file", iorFile.toString(),
+                "-host", "127.0.0.1", "-port", "0"));
+        cmd.addAll(variant.omniOrbArgs());
+        return launch(cmd, variantSpec, variant.name(), iorFile, workDir, null, startTimeout);
+    }
+
+    /**
+     * Starts a JVM server and waits until its IOR file appears.
      *
      * @param variantSpec  what {@code --orb} gets: a built-in name or NAME=BASE,key=value,...
      * @param workDir      where the IOR file and the server's log go
@@ -48,14 +74,19 @@ public final class ServerProcess implements AutoCloseable {
             throws IOException {
         Files.createDirectories(workDir);
         Path iorFile = workDir.resolve(name + ".ior");
-        Path log = workDir.resolve(name + "-server.log");
         Path stats = workDir.resolve(name + ".heap");
-        Files.deleteIfExists(iorFile);
         String java = Path.of(System.getProperty("java.home"), "bin", "java").toString();
         List<String> cmd = new ArrayList<>(List.of(java));
         cmd.addAll(JVM_OPTIONS);
         cmd.addAll(List.of("-cp", System.getProperty("java.class.path"), "org.irmi.bench.echo.EchoServer",
                 "--orb", variantSpec, "--ior-file", iorFile.toString(), "--stats-file", stats.toString()));
+        return launch(cmd, variantSpec, name, iorFile, workDir, stats, startTimeout);
+    }
+
+    private static ServerProcess launch(List<String> cmd, String variantSpec, String name, Path iorFile, Path workDir,
+                                        Path stats, Duration startTimeout) throws IOException {
+        Path log = workDir.resolve(name + "-server.log");
+        Files.deleteIfExists(iorFile);
         Process p = new ProcessBuilder(cmd).redirectErrorStream(true).redirectOutput(log.toFile()).start();
         long deadline = System.nanoTime() + startTimeout.toNanos();
         try {
@@ -99,12 +130,12 @@ public final class ServerProcess implements AutoCloseable {
         return ior;
     }
 
-    /** The heap the server held after its last garbage collection, KiB; -1 when not known yet. */
+    /** The heap the server held after its last garbage collection, KiB; -1 when not known yet or not a JVM. */
     public long heapAfterGcKb() {
-        return HeapStats.read(statsFile);
+        return statsFile == null ? -1 : HeapStats.read(statsFile);
     }
 
-    /** The file the server keeps its heap figures in. */
+    /** The file the server keeps its heap figures in; null for a server that is not a JVM. */
     public Path statsFile() {
         return statsFile;
     }

@@ -40,6 +40,16 @@ class BenchmarkOptionsTest {
     }
 
     @Test
+    void shouldRunOmniOrbServerAsThirdVariantWhenNamedInVariants() {
+        BenchmarkOptions o = BenchmarkOptions.parse(new String[] {"--variants", "jacorb,irmi,omniorb",
+                "--connections", "16,10000"});
+
+        assertThat(o.variants()).extracting(OrbVariant::name).containsExactly("jacorb", "irmi", "omniorb");
+        assertThat(o.variants()).extracting(OrbVariant::isJvm).containsExactly(true, true, false);
+        assertThat(o.connections()).containsExactly(16, 10_000);
+    }
+
+    @Test
     void shouldNameBoundWhenConnectionsAreOutOfRange() {
         assertThatThrownBy(() -> BenchmarkOptions.parse(new String[] {"--connections", "16,0"}))
                 .isInstanceOf(IllegalArgumentException.class).hasMessage("--connections: 0 is outside 1..10000");

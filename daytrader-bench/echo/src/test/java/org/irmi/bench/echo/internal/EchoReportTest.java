@@ -13,7 +13,7 @@ class EchoReportTest {
 
     private static CellSummary cell(String variant, int payload, int conns, double callsPerSecond, long errors) {
         return new CellSummary(variant, payload, conns, 5, 0, null, callsPerSecond, 100, 1000, conns + 40.0,
-                300 * 1024.0, conns, errors, 10, 1, 8 * 1024.0, callsPerSecond, callsPerSecond);
+                300 * 1024.0, conns, errors, 10, 1, 8 * 1024.0, callsPerSecond, callsPerSecond, 12.5);
     }
 
     private static EchoReport report(List<CellSummary> cells) {
@@ -49,6 +49,24 @@ class EchoReportTest {
                 cell("jacorb", 100, 1000, 20_000, 0), cell("irmi", 100, 1000, 22_000, 0))).render();
 
         assertThat(md).contains("clearly ahead (>= 1.2x) at 1,000 connections: NOT met (1.10x calls/s)");
+    }
+
+    @Test
+    void shouldShowDashForJavaOnlyColumnsWhenVariantIsOmniOrbServer() {
+        BenchmarkOptions o = BenchmarkOptions.parse(new String[] {"--payloads", "100", "--connections", "16,1000",
+                "--variants", "jacorb,omniorb"});
+        String md = new EchoReport("./irmi echo-bench", o, Instant.EPOCH, Instant.EPOCH.plusSeconds(60), "1 1 1",
+                "2 2 2", 20_000, List.of(OrbVariants.jacorb(), OrbVariants.omniorb()),
+                Map.of("jacorb", new ProcessSample(48, 300 * 1024), "omniorb", new ProcessSample(5, 10 * 1024)),
+                Map.of("jacorb", 8 * 1024L, "omniorb", -1L),
+                List.of(cell("jacorb", 100, 16, 40_000, 0), cell("omniorb", 100, 16, 60_000, 0),
+                        cell("jacorb", 100, 1000, 20_000, 0), cell("omniorb", 100, 1000, 50_000, 0)),
+                List.of(), List.of()).render();
+
+        assertThat(md).contains("| 100 B | 1,000 | omniorb | 50,000 | 12.50 | 50,000-50,000 | 0.100 | 1.000 | 1040 | - | 300 | - |")
+                .contains("| 100 B | 16 | omniorb | 1.50 | 1.00 | 1.00 | 1.00 | 1.00 | - |")
+                .contains("| omniorb | 56 | 1040 | 300 | 300 | - | - | 1.000 | 0.0 | - |")
+                .contains("omniorb 5 threads, 10 MB RSS, - MB live heap");
     }
 
     @Test
