@@ -58,6 +58,29 @@ public interface CausalPairMonitor {
     /** @return every pair's rates now, in configuration order */
     List<PairSnapshot> snapshots();
 
+    /**
+     * Samples every pair's running totals at {@code nowNanos} and returns the pairs' state over the
+     * samples of the window, in configuration order: the view the slow-client isolation point decides
+     * on. With cumulative counts I(t), O(t), fan-out f and t0 the oldest tick still inside
+     * {@code [now - window, now]}:
+     * <pre>
+     *   inRate  = (I(now) - I(t0)) / (now - t0)          outRate likewise
+     *   growth  = f * inRate - outRate
+     *   Q(now)  = max(0, Q(prev) + f * (I(now) - I(prev)) - (O(now) - O(prev)))
+     * </pre>
+     * Q starts at 0 at the first tick. Rates are 0 until a second tick. Unlike {@link #snapshot},
+     * only ticks move these figures, so their values depend on the tick times alone, not on who else
+     * reads the monitor.
+     *
+     * <p>ONE TICKING THREAD ONLY (the figures are that thread's state); recording stays lock-free
+     * meanwhile.
+     *
+     * @param nowNanos monotonic time of the tick, from the monitor's clock, not before the previous tick
+     * @return each pair's tick-sampled rates and queue estimate; {@code measuredQueueLength} is read
+     *         from the registered gauge, if any
+     */
+    List<PairSnapshot> tick(long nowNanos);
+
     /** @return the configured pairs' names, in order */
     List<String> pairNames();
 

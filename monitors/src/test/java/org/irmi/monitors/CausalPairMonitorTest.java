@@ -77,10 +77,7 @@ class CausalPairMonitorTest {
 
     @Test
     void shouldKeepPairsApartAndInOrderWhenSeveralAreConfigured() {
-        Map<String, Double> pairs = new LinkedHashMap<>();
-        pairs.put("b", 1.0);
-        pairs.put("a", 2.0);
-        CausalPairMonitor m = CausalPairMonitor.of(pairs, tenSeconds, clock);
+        CausalPairMonitor m = CausalPairMonitor.of(bThenA(), tenSeconds, clock);
         m.recordIncoming("a");
         m.recordOutgoing("b");
         clock.advanceMillis(1_000);
@@ -113,5 +110,77 @@ class CausalPairMonitorTest {
         assertThatThrownBy(() -> CausalPairMonitor.of(Map.of("p", Double.POSITIVE_INFINITY), tenSeconds, clock))
                 .hasMessageContaining("fanOut of causal pair 'p' must be a finite number > 0");
         assertThatThrownBy(() -> CausalPairMonitor.of(Map.of(" ", 1.0), tenSeconds, clock)).hasMessage("causal pair name must not be blank");
+    }
+
+    @Test
+    void shouldGiveTickSampledRatesAndQueueWhenTicked() {
+        CausalPairMonitor m = CausalPairMonitor.of(Map.of("events", 1.0), WindowConfig.of(Duration.ofSeconds(5), 10), clock);
+        m.tick(clock.nanoTime());
+        record(m, "events", 100, 60);
+        clock.advanceMillis(1_000);
+        PairSnapshot s = m.tick(clock.nanoTime()).get(0);
+        assertThat(s.incomingPerSecond()).isEqualTo(100.0);
+        assertThat(s.outgoingPerSecond()).isEqualTo(60.0);
+        assertThat(s.queueGrowthPerSecond()).isEqualTo(40.0);
+        assertThat(s.estimatedQueueLength()).isEqualTo(40.0);
+    }
+
+    @Test
+    void shouldFloorTheTickedQueueAtEveryTickWhenMoreWentOutThanCameIn() {
+        CausalPairMonitor m = CausalPairMonitor.of(Map.of("p", 1.0), tenSeconds, clock);
+        m.tick(clock.nanoTime());
+        record(m, "p", 10, 30);
+        clock.advanceMillis(1_000);
+        m.tick(clock.nanoTime());
+        record(m, "p", 20, 10);
+        clock.advanceMillis(1_000);
+        // step 1: max(0, 0 + 10 - 30) = 0; step 2: max(0, 0 + 20 - 10) = 10
+        assertThat(m.tick(clock.nanoTime()).get(0).estimatedQueueLength()).isEqualTo(10.0);
+    }
+
+    @Test
+    void shouldNotMoveTheTickedFiguresWhenOthersTakeSnapshotsBetweenTicks() {
+        CausalPairMonitor m = CausalPairMonitor.of(Map.of("p", 1.0), tenSeconds, clock);
+        CausalPairMonitor quiet = CausalPairMonitor.of(Map.of("p", 1.0), tenSeconds, clock);
+        m.tick(clock.nanoTime());
+        quiet.tick(clock.nanoTime());
+        record(m, "p", 0, 5);
+        record(quiet, "p", 0, 5);
+        m.snapshot("p"); // a gauge read at the low point
+        record(m, "p", 5, 0);
+        record(quiet, "p", 5, 0);
+        clock.advanceMillis(1_000);
+        assertThat(m.tick(clock.nanoTime())).isEqualTo(quiet.tick(clock.nanoTime()));
+        assertThat(m.snapshot("p").estimatedQueueLength()).isEqualTo(5.0);
+    }
+
+    @Test
+    void shouldTickPairsInConfigurationOrderWithTheRegisteredGauge() {
+        CausalPairMonitor m = CausalPairMonitor.of(bThenA(), tenSeconds, clock);
+        m.registerQueueGauge("a", () -> 7);
+        m.tick(clock.nanoTime());
+        record(m, "a", 1, 0);
+        clock.advanceMillis(1_000);
+        assertThat(m.tick(clock.nanoTime())).extracting(PairSnapshot::pair, PairSnapshot::estimatedQueueLength,
+                PairSnapshot::measuredQueueLength).containsExactly(
+                org.assertj.core.groups.Tuple.tuple("b", 0.0, java.util.OptionalLong.empty()),
+                org.assertj.core.groups.Tuple.tuple("a", 2.0, java.util.OptionalLong.of(7)));
+    }
+
+    /** Pair {@code b} (fan-out 1) configured before pair {@code a} (fan-out 2). */
+    private static Map<String, Double> bThenA() {
+        Map<String, Double> pairs = new LinkedHashMap<>();
+        pairs.put("b", 1.0);
+        pairs.put("a", 2.0);
+        return pairs;
+    }
+
+    private static void record(CausalPairMonitor m, String pair, int in, int out) {
+        for (int i = 0; i < in; i++) {
+            m.recordIncoming(pair);
+        }
+        for (int i = 0; i < out; i++) {
+            m.recordOutgoing(pair);
+        }
     }
 }

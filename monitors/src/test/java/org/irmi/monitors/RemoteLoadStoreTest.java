@@ -52,15 +52,7 @@ class RemoteLoadStoreTest {
 
     @Test
     void shouldEvictTheStalestHostWhenFull() {
-        RemoteLoadStore store = RemoteLoadStore.of(tenSeconds, clock, 2);
-        store.onReport("a", cpu(1, 0));
-        clock.advanceMillis(1);
-        store.onReport("b", cpu(1, 0));
-        clock.advanceMillis(1);
-        store.onReport("a", cpu(1, 0)); // a is now fresher than b
-        clock.advanceMillis(1);
-        store.onReport("c", cpu(1, 0));
-        assertThat(store.hosts()).containsExactlyInAnyOrder("a", "c");
+        assertThat(hostsKeptWhenCArrives(store -> store.onReport("a", cpu(1, 0)))).containsExactlyInAnyOrder("a", "c");
     }
 
     @Test
@@ -72,5 +64,66 @@ class RemoteLoadStoreTest {
         assertThat(s.reportsInWindow()).isZero();
         assertThat(s.latest().cpuPermille()).isEqualTo(500);
         assertThat(s.isFresh(10_000_000_000L)).isFalse();
+    }
+
+    @Test
+    void shouldSmoothRoundTripsWithWeightAQuarterWhenRepliesArrive() {
+        RemoteLoadStore store = RemoteLoadStore.of(tenSeconds, clock);
+        store.onRoundTrip("h", 100);
+        assertThat(store.snapshot("h").orElseThrow().smoothedRttNanos()).isEqualTo(100.0);
+        clock.advanceMillis(1_000);
+        store.onRoundTrip("h", 500);
+        RemoteHostSnapshot s = store.snapshot("h").orElseThrow();
+        assertThat(s.smoothedRttNanos()).isEqualTo(200.0); // 100 + (500 - 100) / 4
+        assertThat(s.rttAtNanos()).isEqualTo(clock.nanoTime());
+    }
+
+    @Test
+    void shouldKnowARoundTripButNoReportWhenAPeerWithoutIrmiReplies() {
+        RemoteLoadStore store = RemoteLoadStore.of(tenSeconds, clock);
+        store.onRoundTrip("omniorb-peer", 1_000);
+        RemoteHostSnapshot s = store.snapshot("omniorb-peer").orElseThrow();
+        assertThat(s.latest()).isNull();
+        assertThat(s.reportsInWindow()).isZero();
+        assertThat(s.isFresh(Long.MAX_VALUE - 1)).isFalse();
+    }
+
+    @Test
+    void shouldHaveNoRoundTripWhenOnlyReportsArrived() {
+        RemoteLoadStore store = RemoteLoadStore.of(tenSeconds, clock);
+        store.onReport("h", cpu(100, 0));
+        assertThat(store.snapshot("h").orElseThrow().smoothedRttNanos()).isNaN();
+    }
+
+    @Test
+    void shouldAgeAReportFromTheTimeTheCallerGaveWhenItTookTheArrivalTimeItself() {
+        RemoteLoadStore store = RemoteLoadStore.of(tenSeconds, clock);
+        long receivedAt = clock.nanoTime();
+        clock.advanceMillis(300);
+        store.onReport("h", cpu(100, 0), receivedAt);
+        RemoteHostSnapshot s = store.snapshot("h").orElseThrow();
+        assertThat(s.latestAtNanos()).isEqualTo(receivedAt);
+        assertThat(s.ageNanos()).isEqualTo(300_000_000L);
+    }
+
+    @Test
+    void shouldKeepTheHostHeardFromLatelyWhenItsOnlyNewsIsARoundTrip() {
+        assertThat(hostsKeptWhenCArrives(store -> store.onRoundTrip("a", 5))).containsExactlyInAnyOrder("a", "c");
+    }
+
+    /**
+     * A store of two hosts hears from a, then b, then a again ({@code hearFromAAgain}: a is now
+     * fresher than b); then c reports.
+     */
+    private java.util.List<String> hostsKeptWhenCArrives(java.util.function.Consumer<RemoteLoadStore> hearFromAAgain) {
+        RemoteLoadStore store = RemoteLoadStore.of(tenSeconds, clock, 2);
+        store.onReport("a", cpu(1, 0));
+        clock.advanceMillis(1);
+        store.onReport("b", cpu(1, 0));
+        clock.advanceMillis(1);
+        hearFromAAgain.accept(store);
+        clock.advanceMillis(1);
+        store.onReport("c", cpu(1, 0));
+        return store.hosts();
     }
 }

@@ -4,19 +4,29 @@ import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.Optional;
+import java.util.OptionalLong;
+import java.util.TreeSet;
 import java.util.concurrent.ConcurrentHashMap;
-import java.util.concurrent.atomic.LongAdder;
 import java.util.function.LongSupplier;
 import java.util.function.Supplier;
 import org.irmi.isolation.AdaptationModule;
+import org.irmi.isolation.CausalPairStatus;
 import org.irmi.isolation.Decision;
 import org.irmi.isolation.Evidence;
 import org.irmi.isolation.LocalLoad;
 import org.irmi.isolation.OutgoingCall;
 import org.irmi.isolation.PointKind;
+import org.irmi.isolation.RemoteHostStatus;
 import org.irmi.isolation.RemoteLoad;
 import org.irmi.isolation.SlowClientPoint;
 import org.irmi.isolation.Trigger;
+import org.irmi.monitors.CausalPairMonitor;
+import org.irmi.monitors.Clock;
+import org.irmi.monitors.LoadReport;
+import org.irmi.monitors.PairSnapshot;
+import org.irmi.monitors.RemoteHostSnapshot;
+import org.irmi.monitors.RemoteLoadStore;
 import org.irmi.monitors.StreamKey;
 import org.irmi.sla.CausalPair;
 import org.irmi.sla.MonitorsConfig;
@@ -25,6 +35,18 @@ import org.irmi.sla.SlowClientConfig;
 /**
  * The slow-client point. The call path does a map lookup and a volatile read when nothing is
  * triggered; the windows and the policy run in {@link #tick} only.
+ *
+ * <p>Its windows are the monitors': a {@link CausalPairMonitor} counts each pair's incoming and
+ * outgoing calls and gives, at each tick, the pair's rates and queue estimate over the request-rates
+ * window; a {@link RemoteLoadStore} keeps each target host's load reports and smoothed round trip
+ * over the remote-resources window. The point keeps only its decisions (which pairs and hosts are
+ * triggered, with what evidence).
+ *
+ * <p>THREADING: {@link #onIncoming}, {@link #beforeMarshalling} and {@link #onReply} run on
+ * application threads and take no lock of the point's: they add to the monitors, whose recording
+ * is lock-free (a {@code LongAdder}, and a wait-free add to a bucket ring, whose first recorder in a
+ * new bucket rotates it); the round trip is smoothed by compare-and-set. {@link #tick} runs on ONE
+ * TICKING THREAD, which alone advances the pairs' windows.
  *
  * <p>Every call that passes the point counts as "out" for its pair, whatever the decision: a
  * short-circuited, rejected or forwarded call has left this node's queue too (the paper's Fig. 5
@@ -38,42 +60,31 @@ public final class DefaultSlowClientPoint implements SlowClientPoint {
     /** How long a target host's report (and round trip) counts: the monitors' remote-resources window. */
     private final long reportMaxAgeNanos;
     private final LongSupplier nanoClock;
+    private final CausalPairMonitor pairs;
+    private final RemoteLoadStore remote;
     private final Map<String, PairState> byName = new LinkedHashMap<>();
     /** Pairs whose outgoing glob matches an operation, cached per operation name. */
     private final ConcurrentHashMap<String, PairState[]> byOutgoing = new ConcurrentHashMap<>();
     /** Pairs whose incoming glob matches an operation, cached per operation name. */
     private final ConcurrentHashMap<String, PairState[]> byIncoming = new ConcurrentHashMap<>();
-    private final ConcurrentHashMap<String, HostState> hosts = new ConcurrentHashMap<>();
+    /** The hosts that advertise overload now, with their evidence: replaced whole at each tick. */
+    private volatile Map<String, Evidence> triggeredHosts = Map.of();
     private final ConcurrentHashMap<String, LongSupplier> gauges = new ConcurrentHashMap<>();
 
-    /** One causal pair: counters written by callers, window owned by the ticker. */
+    /** One causal pair's decision state; its counts and window are in {@link #pairs}. */
     private static final class PairState {
         final CausalPair pair;
-        final LongAdder in = new LongAdder();
-        final LongAdder out = new LongAdder();
-        final PairWindow window;
         volatile String lastHost;
         volatile boolean triggered;
         volatile Evidence evidence = Evidence.NONE;
         /** The window after the last tick (for dashboards). */
-        volatile PairWindow.Sample last;
+        volatile PairSnapshot last;
         volatile double appQueue = Double.NaN;
         long triggeredAtNanos;
 
-        PairState(CausalPair pair, long windowNanos) {
+        PairState(CausalPair pair) {
             this.pair = pair;
-            this.window = new PairWindow(windowNanos, pair.fanOut());
         }
-    }
-
-    /** One remote host: its latest report and whether it advertises overload. */
-    private static final class HostState {
-        volatile RemoteLoad report;
-        /** Smoothed round trip (EWMA, weight 1/4 per reply); written under the state's lock. */
-        double rttNanos = Double.NaN;
-        long rttAtNanos;
-        volatile boolean triggered;
-        volatile Evidence evidence = Evidence.NONE;
     }
 
     /**
@@ -89,8 +100,26 @@ public final class DefaultSlowClientPoint implements SlowClientPoint {
         this.localLoad = localLoad;
         this.nanoClock = nanoClock;
         this.reportMaxAgeNanos = monitors.remoteResources().length().toNanos();
+        Map<String, Double> fanOuts = new LinkedHashMap<>();
         for (CausalPair p : monitors.causalPairs()) {
-            byName.put(p.name(), new PairState(p, monitors.requestRates().length().toNanos()));
+            byName.put(p.name(), new PairState(p));
+            fanOuts.put(p.name(), p.fanOut());
+        }
+        Clock clock = new NanoClock(nanoClock);
+        this.pairs = CausalPairMonitor.of(fanOuts, monitors.requestRates(), clock);
+        this.remote = RemoteLoadStore.of(monitors.remoteResources(), clock);
+    }
+
+    /** The point's nanosecond clock as the monitors' {@link Clock}; the windows read no wall time. */
+    private record NanoClock(LongSupplier nanos) implements Clock {
+        @Override
+        public long nanoTime() {
+            return nanos.getAsLong();
+        }
+
+        @Override
+        public long wallMillis() {
+            throw new UnsupportedOperationException("the slow-client point's windows use monotonic time only");
         }
     }
 
@@ -118,17 +147,14 @@ public final class DefaultSlowClientPoint implements SlowClientPoint {
             if (!call.targetMatches(pair.pair.target())) { // the operation matched in outgoingPairs
                 continue;
             }
-            pair.out.increment();
+            pairs.recordOutgoing(pair.pair.name());
             pair.lastHost = call.targetHost();
             if (pair.triggered && evidence == null) {
                 evidence = pair.evidence;
             }
         }
         if (evidence == null) {
-            HostState host = hosts.get(call.targetHost());
-            if (host != null && host.triggered) {
-                evidence = host.evidence;
-            }
+            evidence = triggeredHosts.get(call.targetHost());
         }
         if (evidence == null && module.consultedOnEveryCall()) {
             evidence = Evidence.NONE;
@@ -160,16 +186,11 @@ public final class DefaultSlowClientPoint implements SlowClientPoint {
         if (report == null && (rttNanos <= 0 || config.remoteLoad().rtt().isZero())) {
             return;
         }
-        HostState h = hosts.computeIfAbsent(call.targetHost(), k -> new HostState());
         if (report != null) {
-            h.report = report;
+            remote.onReport(call.targetHost(), loadReport(report), report.receivedAtNanos());
         }
         if (rttNanos > 0) {
-            long now = nanoClock.getAsLong();
-            synchronized (h) {
-                h.rttNanos = Double.isNaN(h.rttNanos) ? rttNanos : h.rttNanos + (rttNanos - h.rttNanos) / 4;
-                h.rttAtNanos = now;
-            }
+            remote.onRoundTrip(call.targetHost(), rttNanos);
         }
     }
 
@@ -189,7 +210,7 @@ public final class DefaultSlowClientPoint implements SlowClientPoint {
             }
         }
         for (PairState p : ps) {
-            p.in.increment();
+            pairs.recordIncoming(p.pair.name());
         }
     }
 
@@ -214,25 +235,23 @@ public final class DefaultSlowClientPoint implements SlowClientPoint {
         if (local == null) {
             local = LocalLoad.UNKNOWN;
         }
+        List<PairSnapshot> windows = pairs.tick(nowNanos); // in byName's order: both are the SLA's
+        int i = 0;
         for (PairState p : byName.values()) {
-            PairWindow.Sample s = p.window.onTick(nowNanos, p.in.sum(), p.out.sum());
+            PairSnapshot s = windows.get(i++);
             LongSupplier gauge = gaugeFor(p);
             double appQueue = gauge == null ? Double.NaN : gauge.getAsLong();
             String hostName = p.lastHost;
-            HostState host = hostName == null ? null : hosts.get(hostName);
-            RemoteLoad remote = host == null ? null : host.report;
+            RemoteHostSnapshot host = hostName == null ? null : remote.snapshot(hostName).orElse(null);
             double rtt = Double.NaN;
-            if (host != null) {
-                synchronized (host) {
-                    // a stale round trip says nothing: calls may all have been diverted since
-                    if (nowNanos - host.rttAtNanos <= reportMaxAgeNanos) {
-                        rtt = host.rttNanos;
-                    }
-                }
+            // a stale round trip says nothing: calls may all have been diverted since
+            if (host != null && nowNanos - host.rttAtNanos() <= reportMaxAgeNanos) {
+                rtt = host.smoothedRttNanos();
             }
             SlowClientPolicy.Verdict v = SlowClientPolicy.evaluate(config, reportMaxAgeNanos, p.triggered,
-                    p.triggeredAtNanos, nowNanos, new SlowClientPolicy.Inputs(s.queueEstimate(),
-                            s.growthPerSecond(), s.inRate(), s.outRate(), appQueue, local, remote, rtt));
+                    p.triggeredAtNanos, nowNanos, new SlowClientPolicy.Inputs(s.estimatedQueueLength(),
+                            s.queueGrowthPerSecond(), s.incomingPerSecond(), s.outgoingPerSecond(), appQueue,
+                            local, remoteLoad(host), rtt));
             if (v.triggered() && !p.triggered) {
                 p.triggeredAtNanos = nowNanos;
             }
@@ -241,19 +260,39 @@ public final class DefaultSlowClientPoint implements SlowClientPoint {
             p.last = s;
             p.appQueue = appQueue;
         }
-        for (HostState h : hosts.values()) {
-            RemoteLoad r = h.report;
+        Map<String, Evidence> over = new java.util.HashMap<>();
+        for (String hostName : remote.hosts()) {
+            RemoteLoad r = remoteLoad(remote.snapshot(hostName).orElse(null));
             boolean fresh = r != null
                     && nowNanos - r.receivedAtNanos() <= reportMaxAgeNanos;
-            boolean over = config.reactToPeerOverload() && fresh && r.overloaded();
-            if (over) {
-                h.evidence = Evidence.builder().put("remoteOverloaded", 1)
+            if (config.reactToPeerOverload() && fresh && r.overloaded()) {
+                over.put(hostName, Evidence.builder().put("remoteOverloaded", 1)
                         .put("remoteCpu", r.cpu()).put("remoteHeapPressure", r.heapPressure())
                         .put("remoteQueue", r.queueLength())
-                        .put("remoteGcPerSecond", r.gcPerSecond()).build();
+                        .put("remoteGcPerSecond", r.gcPerSecond()).build());
             }
-            h.triggered = over;
         }
+        triggeredHosts = Map.copyOf(over);
+    }
+
+    /** @return the host's latest report as the policy reads it, or null when it sent none */
+    private static RemoteLoad remoteLoad(RemoteHostSnapshot host) {
+        return host == null || host.latest() == null ? null : RemoteLoad.from(host.latest(), host.latestAtNanos());
+    }
+
+    /**
+     * The report as the monitors store it. Exact for every report that came off the wire (those are
+     * {@link RemoteLoad#from} a {@link LoadReport}): the fractions are whole permille, GC per second
+     * whole per minute, and {@code overloaded} already folds in a poison episode.
+     */
+    private static LoadReport loadReport(RemoteLoad r) {
+        return new LoadReport(permille(r.cpu()), permille(r.heapPressure()), Math.max(0, r.queueLength()), 0,
+                (int) Math.min(LoadReport.MAX_GC_PER_MINUTE, Math.round(Math.max(0.0, r.gcPerSecond()) * 60.0)),
+                r.overloaded(), false);
+    }
+
+    private static int permille(double fraction) {
+        return fraction > 0 ? (int) Math.min(LoadReport.MAX_PERMILLE, Math.round(fraction * 1000.0)) : 0;
     }
 
     @Override
@@ -264,8 +303,7 @@ public final class DefaultSlowClientPoint implements SlowClientPoint {
 
     @Override
     public boolean isHostTriggered(String host) {
-        HostState h = hosts.get(host);
-        if (h != null && h.triggered) {
+        if (triggeredHosts.containsKey(host)) {
             return true;
         }
         for (PairState p : byName.values()) {
@@ -277,30 +315,29 @@ public final class DefaultSlowClientPoint implements SlowClientPoint {
     }
 
     @Override
-    public List<org.irmi.isolation.CausalPairStatus> pairStatuses() {
-        List<org.irmi.isolation.CausalPairStatus> out = new ArrayList<>();
+    public List<CausalPairStatus> pairStatuses() {
+        List<CausalPairStatus> out = new ArrayList<>();
         for (PairState p : byName.values()) {
-            PairWindow.Sample s = p.last;
+            PairSnapshot s = p.last;
             CausalPair c = p.pair;
-            org.irmi.monitors.PairSnapshot w = new org.irmi.monitors.PairSnapshot(c.name(), c.fanOut(),
-                    s == null ? 0 : s.inRate(), s == null ? 0 : s.outRate(), s == null ? 0 : s.growthPerSecond(),
-                    s == null ? 0 : s.queueEstimate(), Double.isNaN(p.appQueue) ? java.util.OptionalLong.empty()
-                    : java.util.OptionalLong.of((long) p.appQueue));
-            out.add(new org.irmi.isolation.CausalPairStatus(c, w, p.lastHost, p.triggered, p.evidence));
+            PairSnapshot w = new PairSnapshot(c.name(), c.fanOut(),
+                    s == null ? 0 : s.incomingPerSecond(), s == null ? 0 : s.outgoingPerSecond(),
+                    s == null ? 0 : s.queueGrowthPerSecond(), s == null ? 0 : s.estimatedQueueLength(),
+                    Double.isNaN(p.appQueue) ? OptionalLong.empty() : OptionalLong.of((long) p.appQueue));
+            out.add(new CausalPairStatus(c, w, p.lastHost, p.triggered, p.evidence));
         }
         return out;
     }
 
     @Override
-    public List<org.irmi.isolation.RemoteHostStatus> hostStatuses() {
-        List<org.irmi.isolation.RemoteHostStatus> out = new ArrayList<>();
-        for (Map.Entry<String, HostState> e : new java.util.TreeMap<>(hosts).entrySet()) {
-            HostState h = e.getValue();
-            double rtt;
-            synchronized (h) {
-                rtt = h.rttNanos;
+    public List<RemoteHostStatus> hostStatuses() {
+        List<RemoteHostStatus> out = new ArrayList<>();
+        for (String host : new TreeSet<>(remote.hosts())) {
+            Optional<RemoteHostSnapshot> s = remote.snapshot(host);
+            if (s.isPresent()) { // absent if evicted since hosts() was read
+                out.add(new RemoteHostStatus(host, remoteLoad(s.get()), s.get().smoothedRttNanos(),
+                        triggeredHosts.containsKey(host)));
             }
-            out.add(new org.irmi.isolation.RemoteHostStatus(e.getKey(), h.report, rtt, h.triggered));
         }
         return out;
     }

@@ -32,7 +32,7 @@ public final class SlowClientPolicy {
     /**
      * What the point knows about one pair at one tick.
      *
-     * @param queueEstimate     Q from the rates ({@link PairWindow})
+     * @param queueEstimate     Q from the rates ({@link org.irmi.monitors.CausalPairMonitor#tick})
      * @param growthPerSecond   f * inRate - outRate
      * @param inRate            incoming calls/s
      * @param outRate           outgoing calls/s

@@ -29,14 +29,19 @@ import org.irmi.sla.WindowConfig;
  * The low-water mark keeps outgoing calls that have other causes (retries, calls made at start-up)
  * from hiding a later build-up behind a negative difference.
  *
+ * <p>{@link #tick} samples the same running totals into one {@link PairWindow} per pair (formulas
+ * there): the tick-sampled rates and the queue estimate Q that the slow-client point decides on.
+ *
  * <p>THREAD-SAFE: the lookup map is immutable after construction; recording is lock-free; each
- * pair's low-water mark is updated under that pair's monitor.
+ * pair's low-water mark is updated under that pair's monitor; each pair's {@link PairWindow} is
+ * ticking thread only.
  */
 public final class WindowedCausalPairMonitor implements CausalPairMonitor {
 
     private final List<String> names;
     private final Map<String, Pair> byName;
     private final Clock clock;
+    private final long windowNanos;
 
     /**
      * @param fanOutByPair each pair's fan-out by its name, in configuration order
@@ -47,6 +52,7 @@ public final class WindowedCausalPairMonitor implements CausalPairMonitor {
         Objects.requireNonNull(fanOutByPair, "fanOutByPair");
         Objects.requireNonNull(config, "config");
         this.clock = Objects.requireNonNull(clock, "clock");
+        this.windowNanos = config.length().toNanos();
         Map<String, Pair> pairs = new LinkedHashMap<>();
         fanOutByPair.forEach((name, fanOut) -> {
             Objects.requireNonNull(name, "pair name");
@@ -56,7 +62,8 @@ public final class WindowedCausalPairMonitor implements CausalPairMonitor {
             if (fanOut == null || !(fanOut > 0) || Double.isInfinite(fanOut)) {
                 throw new IllegalArgumentException("fanOut of causal pair '" + name + "' must be a finite number > 0, was " + fanOut);
             }
-            pairs.put(name, new Pair(name, fanOut, SlidingWindow.of(config, clock), SlidingWindow.of(config, clock)));
+            pairs.put(name, new Pair(name, fanOut, SlidingWindow.of(config, clock), SlidingWindow.of(config, clock),
+                    new PairWindow(windowNanos, fanOut)));
         });
         this.names = List.copyOf(pairs.keySet());
         this.byName = Map.copyOf(pairs);
@@ -92,6 +99,15 @@ public final class WindowedCausalPairMonitor implements CausalPairMonitor {
         List<PairSnapshot> result = new ArrayList<>(names.size());
         for (String name : names) {
             result.add(byName.get(name).snapshot());
+        }
+        return result;
+    }
+
+    @Override
+    public List<PairSnapshot> tick(long nowNanos) {
+        List<PairSnapshot> result = new ArrayList<>(names.size());
+        for (String name : names) {
+            result.add(byName.get(name).tick(nowNanos));
         }
         return result;
     }
@@ -137,14 +153,28 @@ public final class WindowedCausalPairMonitor implements CausalPairMonitor {
         final SlidingWindow outgoing;
         final LongAdder totalIn = new LongAdder();
         final LongAdder totalOut = new LongAdder();
+        /** Ticking thread only. */
+        final PairWindow ticks;
         volatile LongSupplier queueGauge;
         private double lowWater; // guarded by this
 
-        Pair(String name, double fanOut, SlidingWindow incoming, SlidingWindow outgoing) {
+        Pair(String name, double fanOut, SlidingWindow incoming, SlidingWindow outgoing, PairWindow ticks) {
             this.name = name;
             this.fanOut = fanOut;
             this.incoming = incoming;
             this.outgoing = outgoing;
+            this.ticks = ticks;
+        }
+
+        PairSnapshot tick(long nowNanos) {
+            PairWindow.Sample s = ticks.onTick(nowNanos, totalIn.sum(), totalOut.sum());
+            return new PairSnapshot(name, fanOut, s.inRate(), s.outRate(), s.growthPerSecond(), s.queueEstimate(),
+                    measured());
+        }
+
+        private OptionalLong measured() {
+            LongSupplier gauge = queueGauge;
+            return gauge == null ? OptionalLong.empty() : OptionalLong.of(gauge.getAsLong());
         }
 
         PairSnapshot snapshot() {
@@ -156,9 +186,7 @@ public final class WindowedCausalPairMonitor implements CausalPairMonitor {
                 lowWater = Math.min(lowWater, diff);
                 estimate = diff - lowWater;
             }
-            LongSupplier gauge = queueGauge;
-            OptionalLong measured = gauge == null ? OptionalLong.empty() : OptionalLong.of(gauge.getAsLong());
-            return new PairSnapshot(name, fanOut, in, out, in * fanOut - out, estimate, measured);
+            return new PairSnapshot(name, fanOut, in, out, in * fanOut - out, estimate, measured());
         }
     }
 }

@@ -6,6 +6,7 @@ import java.util.Map;
 import java.util.Objects;
 import java.util.Optional;
 import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.atomic.AtomicReference;
 import java.util.concurrent.atomic.LongAdder;
 
 import io.micrometer.core.instrument.FunctionCounter;
@@ -21,9 +22,11 @@ import org.irmi.sla.WindowConfig;
 import org.irmi.monitors.WindowSnapshot;
 
 /**
- * {@link RemoteLoadStore} with four {@link SlidingWindow}s per host (CPU, heap, queue, GC time) and
- * the latest report. THREAD-SAFE: the host table is a concurrent map; eviction of the stalest host
- * when full happens under the store's monitor (rare: only for a new host on a full table).
+ * {@link RemoteLoadStore} with four {@link SlidingWindow}s per host (CPU, heap, queue, GC time), the
+ * latest report and the smoothed round trip. THREAD-SAFE: the host table is a concurrent map;
+ * eviction of the host heard from least recently when full happens under the store's monitor (rare:
+ * only for a new host on a full table); the latest report and the round trip are each one immutable
+ * value swapped whole (the round trip by compare-and-set), so readers never see halves.
  */
 public final class WindowedRemoteLoadStore implements RemoteLoadStore {
 
@@ -49,36 +52,48 @@ public final class WindowedRemoteLoadStore implements RemoteLoadStore {
 
     @Override
     public void onReport(String host, LoadReport report) {
-        Objects.requireNonNull(host, "host");
-        Objects.requireNonNull(report, "report");
-        long now = clock.nanoTime();
-        Host h = hosts.get(host);
-        if (h == null) {
-            addHost(host, report, now);
-            return;
-        }
-        h.record(now, report);
+        onReport(host, report, clock.nanoTime());
     }
 
-    /** Adds a host with its first report, so that no reader ever sees a host without one. */
-    private synchronized void addHost(String host, LoadReport first, long now) {
+    @Override
+    public void onReport(String host, LoadReport report, long receivedAtNanos) {
+        Objects.requireNonNull(report, "report");
+        host(host).record(receivedAtNanos, report);
+    }
+
+    @Override
+    public void onRoundTrip(String host, long rttNanos) {
+        if (rttNanos <= 0) {
+            throw new IllegalArgumentException("rttNanos must be > 0, was " + rttNanos);
+        }
+        host(host).roundTrip(clock.nanoTime(), rttNanos);
+    }
+
+    private Host host(String host) {
+        Objects.requireNonNull(host, "host");
+        Host h = hosts.get(host);
+        return h != null ? h : addHost(host);
+    }
+
+    /** Adds a host, evicting the one heard from least recently when the table is full. */
+    private synchronized Host addHost(String host) {
         Host existing = hosts.get(host);
         if (existing != null) {
-            existing.record(now, first);
-            return;
+            return existing;
         }
         while (hosts.size() >= maxHosts) {
             Map.Entry<String, Host> stalest = null;
             for (Map.Entry<String, Host> e : hosts.entrySet()) {
-                if (stalest == null || e.getValue().lastNanos < stalest.getValue().lastNanos) {
+                if (stalest == null || e.getValue().heardNanos < stalest.getValue().heardNanos) {
                     stalest = e;
                 }
             }
             hosts.remove(stalest.getKey());
         }
         Host h = new Host(host, config, clock);
-        h.record(now, first);
+        h.heardNanos = clock.nanoTime();
         hosts.put(host, h);
+        return h;
     }
 
     @Override
@@ -125,7 +140,7 @@ public final class WindowedRemoteLoadStore implements RemoteLoadStore {
             Gauge.builder("irmi.remote.queue.max", this, s -> s.maxOver(x -> x.maxQueueLength()))
                     .description("Longest queue reported by any remote host over the window").baseUnit("requests")
                     .strongReference(true).register(r);
-            Gauge.builder("irmi.remote.overloaded", this, s -> s.maxOver(x -> x.latest().overloaded() ? 1 : 0))
+            Gauge.builder("irmi.remote.overloaded", this, s -> s.maxOver(x -> x.latest() != null && x.latest().overloaded() ? 1 : 0))
                     .description("Remote hosts whose latest report says overloaded, as 1 if any").baseUnit("hosts")
                     .strongReference(true).register(r);
             // The function captures this: FunctionCounter holds its object weakly but its function strongly.
@@ -144,6 +159,14 @@ public final class WindowedRemoteLoadStore implements RemoteLoadStore {
         return max;
     }
 
+    /** A report and when it arrived, swapped as one. */
+    private record Latest(LoadReport report, long atNanos) {
+    }
+
+    /** A smoothed round trip and when its last sample was recorded, swapped as one. */
+    private record RoundTrip(double smoothedNanos, long atNanos) {
+    }
+
     /** One host's windows. */
     private static final class Host {
         final String name;
@@ -151,8 +174,10 @@ public final class WindowedRemoteLoadStore implements RemoteLoadStore {
         final SlidingWindow heap;
         final SlidingWindow queue;
         final SlidingWindow gc;
-        volatile LoadReport latest;
-        volatile long lastNanos;
+        volatile Latest latest;
+        final AtomicReference<RoundTrip> rtt = new AtomicReference<>(new RoundTrip(Double.NaN, 0L));
+        /** When a report or a round trip was last recorded: the eviction order. */
+        volatile long heardNanos;
 
         Host(String name, WindowConfig config, Clock clock) {
             this.name = name;
@@ -167,14 +192,29 @@ public final class WindowedRemoteLoadStore implements RemoteLoadStore {
             heap.recordAt(now, r.heapPermille());
             queue.recordAt(now, r.queueLength());
             gc.recordAt(now, r.gcTimePermille());
-            latest = r;
-            lastNanos = now;
+            latest = new Latest(r, now);
+            heardNanos = now;
+        }
+
+        void roundTrip(long now, long sampleNanos) {
+            RoundTrip prev;
+            RoundTrip next;
+            do {
+                prev = rtt.get();
+                double s = Double.isNaN(prev.smoothedNanos()) ? sampleNanos
+                        : prev.smoothedNanos() + (sampleNanos - prev.smoothedNanos()) / 4;
+                next = new RoundTrip(s, now);
+            } while (!rtt.compareAndSet(prev, next));
+            heardNanos = now;
         }
 
         RemoteHostSnapshot snapshot(long now) {
             WindowSnapshot c = cpu.snapshot();
-            return new RemoteHostSnapshot(name, latest, Math.max(0L, now - lastNanos), c.count(), c.mean(),
-                    heap.snapshot().mean(), queue.snapshot().max(), gc.snapshot().mean());
+            Latest l = latest;
+            RoundTrip r = rtt.get();
+            return new RemoteHostSnapshot(name, l == null ? null : l.report(), l == null ? 0L : l.atNanos(),
+                    l == null ? Long.MAX_VALUE : Math.max(0L, now - l.atNanos()), c.count(), c.mean(),
+                    heap.snapshot().mean(), queue.snapshot().max(), gc.snapshot().mean(), r.smoothedNanos(), r.atNanos());
         }
     }
 }

@@ -1,4 +1,4 @@
-package org.irmi.isolation.internal;
+package org.irmi.monitors.internal;
 
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.within;

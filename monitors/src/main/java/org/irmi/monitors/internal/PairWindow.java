@@ -1,4 +1,4 @@
-package org.irmi.isolation.internal;
+package org.irmi.monitors.internal;
 
 import java.util.ArrayDeque;
 
@@ -17,7 +17,10 @@ import java.util.ArrayDeque;
  * Q is the paper's estimate of a queue we cannot see: what came in and has not gone out, floored
  * at zero at every step so that calls that never cause an outgoing call do not let it drift below.
  *
- * <p>THREAD SAFETY: not thread-safe; one ticking thread only.
+ * <p>{@link WindowedCausalPairMonitor#tick} keeps one per causal pair and feeds it the pair's running
+ * totals; this is the view the slow-client isolation point decides on.
+ *
+ * <p>THREAD SAFETY: not thread-safe; ONE TICKING THREAD ONLY.
  */
 public final class PairWindow {
     private final long windowNanos;
@@ -33,6 +36,10 @@ public final class PairWindow {
                          double queueEstimate) {
     }
 
+    /**
+     * @param windowNanos length of the window, nanoseconds (&gt; 0)
+     * @param fanOut      outgoing calls per incoming call
+     */
     public PairWindow(long windowNanos, double fanOut) {
         if (windowNanos <= 0) {
             throw new IllegalArgumentException("windowNanos must be > 0, was " + windowNanos);
