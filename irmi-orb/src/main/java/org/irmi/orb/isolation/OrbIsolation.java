@@ -2,25 +2,17 @@ package org.irmi.orb.isolation;
 
 import java.nio.file.Path;
 import java.util.List;
-import java.util.Map;
-import java.util.Objects;
 import java.util.Optional;
 import java.util.OptionalInt;
-import java.util.concurrent.ConcurrentHashMap;
 import java.util.function.LongSupplier;
 
 import io.micrometer.core.instrument.MeterRegistry;
 import io.micrometer.core.instrument.binder.MeterBinder;
 
-import org.irmi.adaptation.IsolationSetup;
-import org.irmi.adaptation.ModuleServices;
 import org.irmi.isolation.IsolationRuntime;
-import org.irmi.isolation.LocalLoad;
 import org.irmi.isolation.ParameterReducer;
-import org.irmi.isolation.SlaBindings;
 import org.irmi.isolation.SlowClientPoint;
 import org.irmi.monitors.Clock;
-import org.irmi.monitors.EdgeDetector;
 import org.irmi.monitors.EdgeSample;
 import org.irmi.monitors.LoadReporter;
 import org.irmi.monitors.LocalResourceMonitor;
@@ -28,7 +20,6 @@ import org.irmi.monitors.LocalResourceSnapshot;
 import org.irmi.monitors.RequestCostMonitor;
 import org.irmi.orb.IrmiHooks;
 import org.irmi.orb.IrmiORB;
-import org.irmi.sla.PoisonConfig;
 import org.irmi.sla.Sla;
 import org.irmi.sla.SlaException;
 import org.irmi.sla.SlaListener;
@@ -39,7 +30,7 @@ import org.slf4j.LoggerFactory;
 
 /**
  * The isolation points of one I-RMI ORB, built from an SLA file and fed from the ORB's hooks. This
- * class builds the runtime from the SLA, swaps it on reloads, and connects the parts, one file each:
+ * class swaps the runtime on SLA reloads ({@link RuntimeBuilder} builds it) and connects the parts, one file each:
  *
  * <ul>
  * <li>{@link ClientEnforcement}, the client hook: every outgoing call asks the slow-client point
@@ -79,7 +70,6 @@ public final class OrbIsolation implements AutoCloseable {
     private final RequestCostMonitor costs;
     private final MeterBinder runtimeMeters;
     private final DegradeReducers reducers = new DegradeReducers();
-    private final Map<String, LongSupplier> queueGauges = new ConcurrentHashMap<>();
     private final CrosstalkDriver crosstalk;
     private final IsolationTicker ticker;
     /** The runtime in force and what the per-request paths need of it, worked out once per SLA. */
@@ -91,9 +81,9 @@ public final class OrbIsolation implements AutoCloseable {
     private final Dashboard dashboard;
     private volatile long slaAppliedAtMillis;
     private volatile String slaRejection;
-    private volatile EdgeDetector edgeDetector;
-    private volatile EdgeSample lastEdgeSample;
     private volatile EdgeSample edgeBaseline;
+    /** Builds the runtime of each SLA applied, and keeps what must outlive one runtime. */
+    private final RuntimeBuilder runtimes;
     private volatile LocalResourceSnapshot localNow;
     private volatile List<ConnectionShare> shares = List.of();
 
@@ -121,7 +111,8 @@ public final class OrbIsolation implements AutoCloseable {
             // since recording costs the dispatch threads a few hundred ns per request
             this.costs = meters.scraped() ? RequestCostMonitor.of(w, clock) : null;
             this.objectives = new ObjectiveMonitor(clock, meters::bind);
-            this.wiring = RuntimeWiring.of(build(sla));
+            this.runtimes = new RuntimeBuilder(orb, clock, objectives, costs != null, reducers, edges, decisions, local);
+            this.wiring = RuntimeWiring.of(runtimes.build(sla));
             this.runtimeMeters = IsolationRuntime.following(() -> this.wiring.runtime()); // held: counters are weak
             meters.bind(runtimeMeters);
             meters.bind(local.metrics());
@@ -157,7 +148,7 @@ public final class OrbIsolation implements AutoCloseable {
             @Override
             public void onApplied(Sla previous, Sla current) {
                 try {
-                    wiring = RuntimeWiring.of(build(current));
+                    wiring = RuntimeWiring.of(runtimes.build(current));
                     slaAppliedAtMillis = clock.wallMillis();
                     slaRejection = null;
                     LOG.info("irmi SLA reloaded: {}", slaFile);
@@ -279,12 +270,12 @@ public final class OrbIsolation implements AutoCloseable {
 
     /** @return the poison edge detector's baseline (throughput and resources), once it has one */
     public Optional<EdgeSample> throughputBaseline() {
-        return Optional.ofNullable(edgeBaseline);
+        return runtimes.hasEdgeDetector() ? Optional.ofNullable(edgeBaseline) : Optional.empty();
     }
 
     /** @return the last sample the poison edge detector weighed against its baseline */
     public Optional<EdgeSample> lastEdgeSample() {
-        return Optional.ofNullable(lastEdgeSample);
+        return runtimes.lastEdgeSample();
     }
 
     /** @return this node's resources, as of the last tick */
@@ -315,38 +306,6 @@ public final class OrbIsolation implements AutoCloseable {
         return wiring.runtime();
     }
 
-    private IsolationRuntime build(Sla sla) {
-        objectives.configure(sla.objectives(), sla.monitors().latency());
-        // CPU and allocation per request are read only when asked for and someone uses them.
-        boolean poisonOn = sla.isolationPoints().poison().filter(PoisonConfig::enabled).isPresent();
-        // (the per-operation cost meters use them too, kept while the metrics endpoint is on)
-        orb.hooks().setMeasureCpuAndAllocation(sla.monitors().perRequestCost() && (poisonOn || costs != null));
-        ModuleServices services = ModuleServices.builder().clock(clock)
-                .replicaResolver(NamingReplicaResolver.of(orb)).build();
-        services = reducers.bindTo(services, sla);
-        IsolationRuntime.Builder b = IsolationSetup.fromSla(sla, services).localLoad(this::localLoad); // on services' clock
-        EdgeDetector detector = sla.isolationPoints().poison().filter(PoisonConfig::enabled)
-                .map(pc -> EdgeDetector.of(SlaBindings.edges(pc))).orElse(null);
-        if (detector != null) {
-            b.edges(detector, () -> {
-                EdgeSample s = edges.sample();
-                lastEdgeSample = s;
-                return s;
-            }, SlaBindings.edgeSamplePeriodNanos(sla.isolationPoints().poison().get()));
-        }
-        b.listener(decisions);
-        b.listener(e -> LOG.info("irmi decision point={} stream={} module={} decision={} evidence={}",
-                e.point(), e.stream(), e.module(), e.decision(), e.evidence()));
-        IsolationRuntime rt = b.build(); // its meters: bound once in the constructor, following the runtime in force
-        rt.slowClient().ifPresent(sc -> queueGauges.forEach(sc::registerQueueGauge));
-        edgeDetector = detector;
-        if (detector == null) {
-            edgeBaseline = null;
-            lastEdgeSample = null;
-        }
-        return rt;
-    }
-
     /**
      * Registers the application's own queue length for the slow-client point (the SLA's
      * {@code queueGauge} name, or a causal pair's name; see {@link SlowClientPoint#registerQueueGauge}).
@@ -355,13 +314,8 @@ public final class OrbIsolation implements AutoCloseable {
      * @param queueLength read on the ticker thread; must be cheap and must not block
      */
     public void registerQueueGauge(String gaugeName, LongSupplier queueLength) {
-        queueGauges.put(Objects.requireNonNull(gaugeName, "gaugeName"), Objects.requireNonNull(queueLength, "queueLength"));
+        runtimes.registerQueueGauge(gaugeName, queueLength);
         runtime().slowClient().ifPresent(sc -> sc.registerQueueGauge(gaugeName, queueLength));
-    }
-
-    private LocalLoad localLoad() {
-        LocalResourceSnapshot s = local.snapshot();
-        return new LocalLoad(s.processCpuFraction(), s.heapPressure(), s.gcPerSecond());
     }
 
     private void installHooks() {
@@ -382,8 +336,7 @@ public final class OrbIsolation implements AutoCloseable {
      * baseline, the resources, and the crosstalk point's view of each connection. TICKER THREAD.
      */
     private void publishViews(long now) {
-        EdgeDetector d = edgeDetector;
-        edgeBaseline = d == null ? null : d.baseline().orElse(null);
+        edgeBaseline = runtimes.edgeBaseline();
         localNow = local.snapshot();
         shares = crosstalk.shares(now);
     }
