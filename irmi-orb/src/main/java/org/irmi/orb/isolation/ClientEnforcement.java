@@ -13,7 +13,7 @@ import org.irmi.isolation.Decision;
 import org.irmi.isolation.MinorCodes;
 import org.irmi.isolation.OutgoingCall;
 import org.irmi.isolation.RemoteLoad;
-import org.irmi.isolation.SlowClientPoint;
+import org.irmi.isolation.SlowClientGate;
 import org.irmi.orb.ClientCall;
 import org.irmi.orb.ClientCallHook;
 import org.irmi.orb.ClientDecision;
@@ -59,7 +59,7 @@ final class ClientEnforcement implements ClientCallHook {
     public ClientDecision beforeCall(ClientCall call) {
         pending.remove();
         replyLoad.remove();
-        SlowClientPoint point = wiring.get().slowClient();
+        SlowClientGate point = wiring.get().slowClient();
         if (point == null) {
             return ClientDecision.proceed();
         }

@@ -14,8 +14,10 @@ import org.irmi.isolation.IsolationRuntime;
 import org.irmi.isolation.MinorCodes;
 import org.irmi.isolation.PointKind;
 import org.irmi.isolation.PoisonMessagePoint;
+import org.irmi.isolation.PoisonStatus;
 import org.irmi.isolation.RemoteHostStatus;
 import org.irmi.isolation.SlowClientPoint;
+import org.irmi.isolation.SlowClientStatus;
 import org.irmi.monitors.EdgeSample;
 import org.irmi.monitors.LocalResourceSnapshot;
 import org.irmi.monitors.PairSnapshot;
@@ -111,7 +113,7 @@ final class DashboardJson {
                 .field("handOffQueueLength", s.handOffQueueLength()).close();
     }
 
-    private void poison(Json j, PoisonMessagePoint p, long nowNanos) {
+    private void poison(Json j, PoisonStatus p, long nowNanos) {
         j.name("poison").open();
         j.field("episodes", p.episodes());
         Optional<EpisodeReport> open = p.openEpisode();
@@ -168,7 +170,7 @@ final class DashboardJson {
         j.close();
     }
 
-    private static void slowClient(Json j, SlowClientPoint p, long nowNanos) {
+    private static void slowClient(Json j, SlowClientStatus p, long nowNanos) {
         j.name("slowClient").open();
         j.name("pairs").array();
         for (CausalPairStatus s : p.pairStatuses()) {

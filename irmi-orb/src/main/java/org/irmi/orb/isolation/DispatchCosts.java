@@ -4,7 +4,7 @@ import java.nio.charset.StandardCharsets;
 import java.util.function.Supplier;
 
 import org.irmi.isolation.IncomingRequest;
-import org.irmi.isolation.PoisonMessagePoint;
+import org.irmi.isolation.PoisonAdmission;
 import org.irmi.monitors.RequestCostMonitor;
 import org.irmi.orb.RequestCost;
 import org.irmi.orb.RequestCostListener;
@@ -45,7 +45,7 @@ final class DispatchCosts implements RequestCostListener {
             costs.record(new String(c.objectKey(), StandardCharsets.ISO_8859_1), c.operation(),
                     colon < 0 ? peer : peer.substring(0, colon), c.cpuNanos(), c.allocatedBytes());
         }
-        PoisonMessagePoint poison = wiring.get().poison();
+        PoisonAdmission poison = wiring.get().poison();
         if (poison != null) {
             poison.onDispatchEnd(IncomingRequest.requestKey(c.connectionId(), c.requestId()), c.cpuNanos(),
                     c.allocatedBytes());

@@ -3,8 +3,8 @@ package org.irmi.orb.isolation;
 import java.util.List;
 
 import org.irmi.isolation.IsolationRuntime;
-import org.irmi.isolation.PoisonMessagePoint;
-import org.irmi.isolation.SlowClientPoint;
+import org.irmi.isolation.PoisonAdmission;
+import org.irmi.isolation.SlowClientGate;
 import org.irmi.sla.CrosstalkConfig;
 import org.irmi.sla.StreamWeight;
 
@@ -20,7 +20,7 @@ import org.irmi.sla.StreamWeight;
  *                         object key or tag; weights by client address need only the connection)
  * @param tags             whether a crosstalk weight matches the stream tag
  */
-record RuntimeWiring(IsolationRuntime runtime, SlowClientPoint slowClient, PoisonMessagePoint poison,
+record RuntimeWiring(IsolationRuntime runtime, SlowClientGate slowClient, PoisonAdmission poison,
                      boolean crosstalkHeaders, boolean tags) {
 
     /** @return the wiring of {@code rt} */

@@ -11,7 +11,7 @@ import java.util.function.Supplier;
 import org.irmi.isolation.Decision;
 import org.irmi.isolation.IncomingRequest;
 import org.irmi.isolation.MinorCodes;
-import org.irmi.isolation.PoisonMessagePoint;
+import org.irmi.isolation.PoisonAdmission;
 import org.irmi.orb.Rejection;
 import org.irmi.orb.RequestHeader;
 import org.irmi.orb.ServerRequestHook;
@@ -62,7 +62,7 @@ final class ServerAdmission implements ServerRequestHook {
         if (w.slowClient() != null) {
             w.slowClient().onIncoming(h.operation());
         }
-        PoisonMessagePoint poison = w.poison();
+        PoisonAdmission poison = w.poison();
         if (poison == null && !w.crosstalkHeaders()) {
             return ServerVerdict.PROCEED;
         }

@@ -6,7 +6,7 @@ import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
 
-import org.irmi.isolation.QosCrosstalkPoint;
+import org.irmi.isolation.CrosstalkShares;
 import org.irmi.orb.ConnectionView;
 
 /**
@@ -29,7 +29,7 @@ final class ShareSampler {
     }
 
     /** @return one share per open connection, ordered by connection id */
-    List<ConnectionShare> sample(List<ConnectionView> open, QosCrosstalkPoint x, long now) {
+    List<ConnectionShare> sample(List<ConnectionView> open, CrosstalkShares x, long now) {
         double seconds = Math.max(1e-3, (now - lastSampleNanos) / 1e9);
         lastSampleNanos = now;
         Map<Long, Long> deltas = new HashMap<>();
