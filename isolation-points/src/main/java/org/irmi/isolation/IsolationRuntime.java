@@ -12,6 +12,7 @@ import org.irmi.isolation.internal.DecisionRecorder;
 import org.irmi.isolation.internal.DefaultPoisonMessagePoint;
 import org.irmi.isolation.internal.DefaultQosCrosstalkPoint;
 import org.irmi.isolation.internal.DefaultSlowClientPoint;
+import org.irmi.monitors.Clock;
 import org.irmi.monitors.EdgeDetector;
 import org.irmi.monitors.EdgeEvent;
 import org.irmi.monitors.EdgeSample;
@@ -25,7 +26,7 @@ import org.irmi.sla.SlowClientConfig;
  *
  * <pre>{@code
  * IsolationRuntime rt = IsolationRuntime.builder()
- *     .clock(System::nanoTime, System::currentTimeMillis)
+ *     .clock(Clock.system())                         // the one time source (tests: a ManualClock)
  *     .slowClient(slowClientConfig, monitorsConfig, module) // optional
  *     .poison(poisonConfig, module)                  // optional
  *     .crosstalk(crosstalkConfig)                    // optional
@@ -57,12 +58,13 @@ public final class IsolationRuntime implements MeterBinder {
     private volatile MeterBinder ownMeters;
 
     private IsolationRuntime(Builder b) {
-        this.nanoClock = b.nanoClock;
-        this.recorder = new DecisionRecorder(b.wallClockMillis);
+        Clock clock = b.clock;
+        this.nanoClock = clock::nanoTime;
+        this.recorder = new DecisionRecorder(clock::wallMillis);
         this.slowClient = b.slowClientConfig == null ? null : new DefaultSlowClientPoint(
-                b.slowClientConfig, b.monitorsConfig, b.slowClientModule, recorder, b.localLoad, b.nanoClock);
+                b.slowClientConfig, b.monitorsConfig, b.slowClientModule, recorder, b.localLoad, clock);
         this.poison = b.poisonConfig == null ? null : new DefaultPoisonMessagePoint(
-                b.poisonConfig, b.poisonModule, recorder, b.nanoClock);
+                b.poisonConfig, b.poisonModule, recorder, nanoClock);
         this.crosstalkConfig = b.crosstalkConfig;
         this.edgeDetector = b.edgeDetector;
         this.edgeSamples = b.edgeSamples;
@@ -72,7 +74,7 @@ public final class IsolationRuntime implements MeterBinder {
         }
     }
 
-    /** @return a builder with no points and the system clocks. */
+    /** @return a builder with no points and the system clock. */
     public static Builder builder() {
         return new Builder();
     }
@@ -261,8 +263,7 @@ public final class IsolationRuntime implements MeterBinder {
 
     /** Builds an {@link IsolationRuntime}. */
     public static final class Builder {
-        private LongSupplier nanoClock = System::nanoTime;
-        private LongSupplier wallClockMillis = System::currentTimeMillis;
+        private Clock clock = Clock.system();
         private SlowClientConfig slowClientConfig;
         private MonitorsConfig monitorsConfig;
         private AdaptationModule slowClientModule;
@@ -278,16 +279,13 @@ public final class IsolationRuntime implements MeterBinder {
         private Builder() {
         }
 
-        /** The monotonic clock (nanoseconds) and the wall clock (milliseconds, for events). */
-        public Builder clock(LongSupplier nanoClock, LongSupplier wallClockMillis) {
-            this.nanoClock = Objects.requireNonNull(nanoClock, "nanoClock");
-            this.wallClockMillis = Objects.requireNonNull(wallClockMillis, "wallClockMillis");
+        /**
+         * The one time source (the system clock by default): its monotonic nanoseconds drive the
+         * points and their windows, its wall milliseconds stamp the decision events.
+         */
+        public Builder clock(Clock clock) {
+            this.clock = Objects.requireNonNull(clock, "clock");
             return this;
-        }
-
-        /** The monitors' clock. */
-        public Builder clock(org.irmi.monitors.Clock clock) {
-            return clock(clock::nanoTime, clock::wallMillis);
         }
 
         /**

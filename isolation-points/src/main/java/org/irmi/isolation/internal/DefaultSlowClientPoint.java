@@ -59,7 +59,7 @@ public final class DefaultSlowClientPoint implements SlowClientPoint {
     private final Supplier<LocalLoad> localLoad;
     /** How long a target host's report (and round trip) counts: the monitors' remote-resources window. */
     private final long reportMaxAgeNanos;
-    private final LongSupplier nanoClock;
+    private final Clock clock;
     private final CausalPairMonitor pairs;
     private final RemoteLoadStore remote;
     private final Map<String, PairState> byName = new LinkedHashMap<>();
@@ -90,37 +90,23 @@ public final class DefaultSlowClientPoint implements SlowClientPoint {
     /**
      * @param config   the point's thresholds
      * @param monitors the causal pairs, their rate window and the remote-resources window
+     * @param clock    the runtime's one time source; the point and its windows read its monotonic time only
      */
     public DefaultSlowClientPoint(SlowClientConfig config, MonitorsConfig monitors, AdaptationModule module,
-                                  DecisionRecorder recorder, Supplier<LocalLoad> localLoad,
-                                  LongSupplier nanoClock) {
+                                  DecisionRecorder recorder, Supplier<LocalLoad> localLoad, Clock clock) {
         this.config = config;
         this.module = module;
         this.recorder = recorder;
         this.localLoad = localLoad;
-        this.nanoClock = nanoClock;
+        this.clock = clock;
         this.reportMaxAgeNanos = monitors.remoteResources().length().toNanos();
         Map<String, Double> fanOuts = new LinkedHashMap<>();
         for (CausalPair p : monitors.causalPairs()) {
             byName.put(p.name(), new PairState(p));
             fanOuts.put(p.name(), p.fanOut());
         }
-        Clock clock = new NanoClock(nanoClock);
         this.pairs = CausalPairMonitor.of(fanOuts, monitors.requestRates(), clock);
         this.remote = RemoteLoadStore.of(monitors.remoteResources(), clock);
-    }
-
-    /** The point's nanosecond clock as the monitors' {@link Clock}; the windows read no wall time. */
-    private record NanoClock(LongSupplier nanos) implements Clock {
-        @Override
-        public long nanoTime() {
-            return nanos.getAsLong();
-        }
-
-        @Override
-        public long wallMillis() {
-            throw new UnsupportedOperationException("the slow-client point's windows use monotonic time only");
-        }
     }
 
     private PairState[] outgoingPairs(String operation) {
@@ -165,7 +151,7 @@ public final class DefaultSlowClientPoint implements SlowClientPoint {
         }
         StreamKey stream = call.stream();
         Decision d = module.decide(new Trigger(PointKind.SLOW_CLIENT, stream, call, evidence,
-                nanoClock.getAsLong()));
+                clock.nanoTime()));
         if (evidence == Evidence.NONE && d instanceof Decision.Proceed) {
             recorder.countProceed(PointKind.SLOW_CLIENT); // an untriggered call the module let go
         } else {

@@ -32,7 +32,7 @@ class DefaultSlowClientPointTest {
             .queueGrowthPerSecond(5).maxQueueLength(50).queueLow(5)
             .heapPressurePercent(80).minHold(Duration.ZERO).build();
     private final DefaultSlowClientPoint point = new DefaultSlowClientPoint(config,
-            monitors(Duration.ofSeconds(5), Duration.ofSeconds(10)), module, recorder, local::get, clock::nanoTime);
+            monitors(Duration.ofSeconds(5), Duration.ofSeconds(10)), module, recorder, local::get, clock);
 
     /** The causal pair {@code events} (publish to deliver) with these rate and report windows. */
     private static MonitorsConfig monitors(Duration rateWindow, Duration reportMaxAge) {
@@ -152,7 +152,7 @@ class DefaultSlowClientPointTest {
         };
         DefaultSlowClientPoint p = new DefaultSlowClientPoint(config,
                 monitors(Duration.ofSeconds(5), Duration.ofSeconds(10)), limiter, recorder, local::get,
-                clock::nanoTime);
+                clock);
         assertThat(p.beforeMarshalling(DELIVER)).isEqualTo(Decision.PROCEED);
         assertThat(seen.get()).isSameAs(Evidence.NONE);
         assertThat(recorder.count(PointKind.SLOW_CLIENT, Decision.Action.PROCEED)).isEqualTo(1);
@@ -166,7 +166,7 @@ class DefaultSlowClientPointTest {
                 .heapPressurePercent(80).queueGrowthPerSecond(5).build();
         DefaultSlowClientPoint p = new DefaultSlowClientPoint(guarded,
                 monitors(Duration.ofSeconds(10), Duration.ofSeconds(10)), module, recorder,
-                () -> new LocalLoad(0.2, 0.9, 0.1), clock::nanoTime);
+                () -> new LocalLoad(0.2, 0.9, 0.1), clock);
         p.tick(clock.nanoTime());
         for (int i = 0; i < 100; i++) {
             p.onIncoming("publish");
@@ -184,7 +184,7 @@ class DefaultSlowClientPointTest {
                 .minHold(Duration.ZERO).build();
         DefaultSlowClientPoint p = new DefaultSlowClientPoint(rtt,
                 monitors(Duration.ofSeconds(10), Duration.ofSeconds(1)), module, recorder, local::get,
-                clock::nanoTime);
+                clock);
         p.tick(clock.nanoTime());
         for (int i = 0; i < 100; i++) {
             p.onIncoming("publish");
