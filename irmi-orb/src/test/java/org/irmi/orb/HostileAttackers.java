@@ -61,7 +61,7 @@ final class HostileAttackers {
         threads.add(start("heap-bombs", () -> {
             for (int i = 0; i < HEAP_BOMBS; i++) {
                 Socket s = open();
-                s.getOutputStream().write(HostileClientsBenchmark.header(0, (int) (64L << 20) - 12));
+                s.getOutputStream().write(header(0, (int) (64L << 20) - 12));
                 s.getOutputStream().write(42);
                 bombsSent.incrementAndGet();
             }
@@ -126,7 +126,7 @@ final class HostileAttackers {
             for (int i = 0; i < SLOWLORIS && hostile.get(); i++) {
                 slow.add(open());
             }
-            byte[] h = HostileClientsBenchmark.header(0, 100);
+            byte[] h = header(0, 100);
             for (int at = 0; hostile.get(); at++) {
                 long open = 0;
                 for (Socket s : slow) {
@@ -186,6 +186,13 @@ final class HostileAttackers {
         return s;
     }
 
+    /** A GIOP 1.2 header (big-endian) of {@code type} declaring {@code body} bytes. */
+    static byte[] header(int type, int body) {
+        return new byte[] {'G', 'I', 'O', 'P', 1, 2, 0, (byte) type, (byte) (body >>> 24), (byte) (body >>> 16),
+                (byte) (body >>> 8), (byte) body};
+    }
+
+    /** A hostile client's loop; any exception ends it quietly. */
     interface Body {
         void run() throws Exception;
     }

@@ -1,10 +1,6 @@
 package org.irmi.orb;
 
 import java.io.IOException;
-import java.io.InputStream;
-import java.io.OutputStream;
-import java.net.InetSocketAddress;
-import java.net.Socket;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -12,13 +8,10 @@ import java.nio.file.Paths;
 import java.time.LocalDate;
 import java.util.ArrayList;
 import java.util.Arrays;
-import java.util.Collections;
 import java.util.List;
 import java.util.Locale;
 import java.util.Map;
 import java.util.concurrent.TimeUnit;
-import java.util.concurrent.atomic.AtomicBoolean;
-import java.util.concurrent.atomic.AtomicLong;
 
 import irmitest.Echo;
 import irmitest.EchoHelper;
@@ -49,11 +42,6 @@ import org.omg.CORBA.ORB;
 public final class HostileClientsBenchmark {
 
     static final String HEAP = "-Xmx256m";
-    static final int HEAP_BOMBS = 20;
-    static final int PINNERS = 20;
-    static final int NEVER_READERS = 4;
-    static final int FLOODS = 2;
-    static final int SLOWLORIS = 1000;
 
     /** One trial's outcome. */
     record Trial(String orb, int n, long quietP50, long quietP99, long hostileP50, long hostileP99, long calls,
@@ -107,9 +95,6 @@ public final class HostileClientsBenchmark {
         ServerProcess server = ServerProcess.start(orb, 0, options.toArray(String[]::new));
         int port = server.port;
         Process child = server.process;
-        AtomicBoolean hostile = new AtomicBoolean(true);
-        List<Socket> sockets = Collections.synchronizedList(new ArrayList<>());
-        List<Thread> threads = new ArrayList<>();
         ORB client = null;
         AttackerProcess attackers = null;
         HostileAttackers inProcess = null;
@@ -152,12 +137,6 @@ public final class HostileClientsBenchmark {
             long[] peakHeld = {0};
             long[] limit = {0};
             long[] peakOpen = {0};
-            Thread watcher = start("server-watch", () -> {
-                while (hostile.get()) {
-                    Thread.sleep(500);
-                }
-            });
-            threads.add(watcher);
             long end = System.nanoTime() + TimeUnit.SECONDS.toNanos(hostileSeconds);
             Histogram loaded = new Histogram(TimeUnit.SECONDS.toMicros(60), 3);
             long lastStats = 0;
@@ -209,24 +188,11 @@ public final class HostileClientsBenchmark {
                     Long.parseLong(attack.getOrDefault("neverReaderBytes", "0")), Long.parseLong(attack.getOrDefault("slowlorisOpen", "0")),
                     peakOpen[0], serverCpu);
         } finally {
-            hostile.set(false);
             if (attackers != null) {
                 attackers.stop();
             }
             if (inProcess != null) {
                 inProcess.stop();
-            }
-            synchronized (sockets) {
-                for (Socket s : sockets) {
-                    try {
-                        s.close();
-                    } catch (IOException ignored) {
-                        // closing
-                    }
-                }
-            }
-            for (Thread t : threads) {
-                t.join(5_000);
             }
             if (client != null) {
                 Orbs.destroy(client);
@@ -371,36 +337,6 @@ public final class HostileClientsBenchmark {
         }
     }
 
-    /** A GIOP 1.2 header (big-endian) of {@code type} declaring {@code body} bytes. */
-    static byte[] header(int type, int body) {
-        return new byte[] {'G', 'I', 'O', 'P', 1, 2, 0, (byte) type, (byte) (body >>> 24), (byte) (body >>> 16),
-                (byte) (body >>> 8), (byte) body};
-    }
-
-    interface Body {
-        void run() throws Exception;
-    }
-
-    private static Thread start(String name, Body body) {
-        Thread t = new Thread(() -> {
-            try {
-                body.run();
-            } catch (Exception closed) {
-                // a hostile client closed by the server, or the trial ended
-            }
-        }, name);
-        t.setDaemon(true);
-        t.start();
-        return t;
-    }
-
-    private static Socket open(int port, List<Socket> sockets) throws IOException {
-        Socket s = new Socket();
-        sockets.add(s);
-        s.connect(new InetSocketAddress("127.0.0.1", port), 10_000);
-        return s;
-    }
-
     private static long rssKb(long pid) {
         try {
             for (String l : Files.readAllLines(Path.of("/proc", Long.toString(pid), "status"))) {
@@ -428,10 +364,10 @@ public final class HostileClientsBenchmark {
         b.append("Each server runs in a JVM of its own with `").append(HEAP).append(" -XX:+UseSerialGC` (I-RMI's inbound budget is")
                 .append(" then its default, a quarter of the heap). One well-behaved client (a stock JacORB ORB) makes closed-loop")
                 .append(" `echoString` calls: ").append(quiet).append(" s alone (quiet), then ").append(hostile)
-                .append(" s beside, all at once: ").append(HEAP_BOMBS).append(" heap bombs (a header declaring a 64 MiB body, one")
-                .append(" byte, held), ").append(PINNERS).append(" fragment pinners (a first fragment, the rest never sent), ")
-                .append(NEVER_READERS).append(" never-reading clients (256 KB echo requests, replies never read), ").append(FLOODS)
-                .append(" request floods (pipelined small requests) and ").append(SLOWLORIS)
+                .append(" s beside, all at once: ").append(HostileAttackers.HEAP_BOMBS).append(" heap bombs (a header declaring a 64 MiB body, one")
+                .append(" byte, held), ").append(HostileAttackers.PINNERS).append(" fragment pinners (a first fragment, the rest never sent), ")
+                .append(HostileAttackers.NEVER_READERS).append(" never-reading clients (256 KB echo requests, replies never read), ").append(HostileAttackers.FLOODS)
+                .append(" request floods (pipelined small requests) and ").append(HostileAttackers.SLOWLORIS)
                 .append(" slowloris connections (one byte every 2 s). ").append(trials)
                 .append(" trials, I-RMI and stock JacORB interleaved. Lost: calls that failed or came back wrong.\n\n");
         b.append("Attackers: ").append(ATTACKERS_OWN_JVM ? "in a JVM of their own, started with `" + ATTACKER_PREFIX + "`"
