@@ -6,16 +6,20 @@ import java.nio.file.Path;
 import java.time.Duration;
 
 import org.irmi.adaptation.AdaptationModules;
+import org.irmi.adaptation.IsolationSetup;
 import org.irmi.adaptation.ModuleServices;
 import org.irmi.bench.experiments.internal.SlaFiles;
+import org.irmi.isolation.IsolationRuntime;
 import org.irmi.isolation.SlaBindings;
 import org.irmi.sla.CrosstalkConfig;
 import org.irmi.sla.PoisonConfig;
 import org.irmi.sla.SlowClientConfig;
 import org.irmi.sla.Sla;
+import org.irmi.sla.WindowConfig;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.CsvSource;
 import org.junit.jupiter.params.provider.ValueSource;
 
 /**
@@ -36,18 +40,22 @@ class SlaExamplesTest {
         assertThat(sla.service()).isNotBlank();
     }
 
-    @Test
-    void shouldInstallTheSlowClientPointWhenSlowClientSlaLoaded() throws Exception {
-        Sla sla = Sla.load(SlaFiles.extract(dir, "slow-client.yaml"));
+    @ParameterizedTest
+    @CsvSource({
+            "slow-client.yaml,         true,  false, false",
+            "slow-client-reroute.yaml, true,  false, false",
+            "poison.yaml,              false, true,  false",
+            "poison-setdiff.yaml,      false, true,  false",
+            "crosstalk.yaml,           false, false, true"})
+    void shouldInstallExactlyThePointsTheFileNamesWhenBoundLikeTheOrb(String file, boolean slowClient, boolean poison,
+                                                                      boolean crosstalk) throws Exception {
+        Sla sla = Sla.load(SlaFiles.extract(dir, file));
 
-        assertThat(sla.isolationPoints().slowClient()).isPresent();
-    }
+        IsolationRuntime rt = IsolationSetup.fromSla(sla, ModuleServices.defaults()).build();
 
-    @Test
-    void shouldInstallThePoisonPointWhenPoisonSlaLoaded() throws Exception {
-        Sla sla = Sla.load(SlaFiles.extract(dir, "poison.yaml"));
-
-        assertThat(sla.isolationPoints().poison()).isPresent();
+        assertThat(rt.slowClient().isPresent()).as("slow-client point").isEqualTo(slowClient);
+        assertThat(rt.poison().isPresent()).as("poison point").isEqualTo(poison);
+        assertThat(rt.crosstalkConfig().isPresent()).as("crosstalk point").isEqualTo(crosstalk);
     }
 
     @Test
@@ -81,6 +89,9 @@ class SlaExamplesTest {
         assertThat(sc.gcPerSecond()).isEqualTo(8.0);
         assertThat(sc.cpuPercent()).isEqualTo(95.0);
         assertThat(sc.remoteLoad().rtt()).isEqualTo(Duration.ofMillis(10));
+        assertThat(sla.monitors().requestRates()).isEqualTo(WindowConfig.of(Duration.ofSeconds(2), 8));
+        assertThat(sla.monitors().localResources()).isEqualTo(WindowConfig.of(Duration.ofSeconds(2), 4));
+        assertThat(sla.monitors().remoteResources()).isEqualTo(WindowConfig.of(Duration.ofSeconds(5), 5));
         assertThat(sla.monitors().causalPairs()).singleElement().satisfies(pair -> {
             assertThat(pair.incoming().matches("push")).isTrue();
             assertThat(pair.outgoing().matches("forward")).isTrue();
@@ -118,6 +129,12 @@ class SlaExamplesTest {
         assertThat(edges.throughputDropPercent()).isEqualTo(15.0);
         assertThat(edges.resourceRisePercent()).isEqualTo(50.0);
         assertThat(edges.resources()).extracting(r -> r.name().toLowerCase()).containsExactlyInAnyOrder("cpu", "gc", "allocation");
+        assertThat(pc.baselineWindow()).isEqualTo(WindowConfig.of(Duration.ofSeconds(4), 8));
+        assertThat(pc.detectionWindow()).isEqualTo(WindowConfig.of(Duration.ofSeconds(2), 4));
+        assertThat(SlaBindings.edgeSamplePeriodNanos(pc)).as("one edge sample per detection bucket")
+                .isEqualTo(Duration.ofMillis(500).toNanos());
+        assertThat(edges.baselineSamples()).as("the 4 s baseline in 500 ms samples").isEqualTo(8);
+        assertThat(sla.monitors().localResources()).isEqualTo(WindowConfig.of(Duration.ofSeconds(2), 4));
         assertThat(pc.minEpisode()).isEqualTo(Duration.ofMillis(500));
         assertThat(pc.coolDown()).isEqualTo(Duration.ofSeconds(60));
         assertThat(pc.attribution()).isEqualTo(file.equals("poison.yaml"));
@@ -145,6 +162,7 @@ class SlaExamplesTest {
         assertThat(cc.maxReceiveBufferBytes()).isEqualTo(128 * 1024L);
         assertThat(cc.defaultWeight()).isEqualTo(1.0);
         assertThat(cc.idleAfter()).isEqualTo(Duration.ofMillis(500));
+        assertThat(cc.weightPer()).isEqualTo(CrosstalkConfig.WeightPer.RULE);
         assertThat(cc.weights()).singleElement().satisfies(rule -> {
             assertThat(rule.weight()).isEqualTo(8.0);
             assertThat(rule.matches("CrosstalkPOA/bulk")).isTrue();

@@ -77,6 +77,19 @@ class PoisonRunTest {
     }
 
     @Test
+    void shouldLeaveOutAnEpisodeWhoseBaselineHadNoCallsWhenAveraging() {
+        // no calls at all in 111..113, the 3 s before the second episode (114): it has no baseline
+        BackendSeries series = backend(100, s -> s >= 111 && s < 114 ? 0
+                : (s >= 105 && s < 109) || (s >= 114 && s < 118) ? 10 : 40);
+        PoisonRun r = run(series, List.of(new PoisonExperiment.Call(105_000, 109_000, 200),
+                new PoisonExperiment.Call(114_000, 118_000, 200)), 0);
+
+        assertThat(r.episodePercent(1)).isNaN();
+        assertThat(r.allEpisodesPercent()).as("the first episode's 25% alone").isCloseTo(25.0, within(1e-9));
+        assertThat(r.laterEpisodesPercent()).as("no later episode could be measured").isNaN();
+    }
+
+    @Test
     void shouldNameTheEpisodeBeforeTheFirstRejectedProbeOrCall() {
         List<PoisonExperiment.Call> threeRanThenRejected = List.of(new PoisonExperiment.Call(105_000, 109_000, 200),
                 new PoisonExperiment.Call(114_000, 118_000, 200), new PoisonExperiment.Call(119_000, 119_010, 500));
