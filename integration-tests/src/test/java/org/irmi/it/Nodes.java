@@ -62,7 +62,7 @@ final class Nodes {
 
     /** @return the ORB's own isolation glue (the ORB was started with {@code irmi.sla}) */
     static OrbIsolation isolation(ORB orb) {
-        return irmiOf(orb).isolation().orElseThrow(() -> new IllegalStateException("ORB started without irmi.sla"));
+        return OrbIsolation.of(irmiOf(orb)).orElseThrow(() -> new IllegalStateException("ORB started without irmi.sla"));
     }
 
     /** @return the isolation runtime in force on {@code orb} (it changes when the SLA file changes) */

@@ -112,7 +112,7 @@ class PoisonEndToEndTest {
         assertThat(errors.get()).isZero();
         assertThat(point.filtered()).doesNotContain("quote", "buy");
         // what an operator scraping the ORB's meters sees
-        io.micrometer.core.instrument.MeterRegistry meters = Nodes.irmiOf(server).isolation().orElseThrow().meters();
+        io.micrometer.core.instrument.MeterRegistry meters = Nodes.isolation(server).meters();
         assertThat(meters.get("irmi.isolation.decisions").tag("point", "poison_message").tag("action", "reject")
                 .functionCounter().count()).isGreaterThanOrEqualTo(1.0);
         assertThat(meters.get("irmi.isolation.poison.filtered").gauge().value()).isEqualTo(1.0);

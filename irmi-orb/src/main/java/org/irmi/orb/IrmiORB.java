@@ -4,10 +4,12 @@ import java.util.LinkedHashMap;
 import java.util.Map;
 import java.util.Optional;
 import java.util.Properties;
+import java.util.function.UnaryOperator;
 
 import org.irmi.orb.internal.ForwardingORB;
 import org.irmi.orb.internal.OrbRegistry;
 import org.irmi.orb.internal.RmiSetup;
+import org.irmi.orb.internal.RunningExtensions;
 
 /**
  * The drop-in I-RMI ORB. Setting {@code org.omg.CORBA.ORBClass=org.irmi.orb.IrmiORB} and
@@ -19,8 +21,9 @@ import org.irmi.orb.internal.RmiSetup;
  * operation to it ({@link ForwardingORB}; only shutdown and destroy do more here). Object
  * references, POAs and servants are JacORB's own. The defaults select the selector transport, size
  * the POA queue and pool for 1,000 concurrent callers, and install the interceptors behind
- * {@link #hooks()}. Loading this class also sets the RMI-IIOP system
- * properties (see {@link RmiSetup}) unless they are set.
+ * {@link #hooks()}. Then it starts the {@link OrbExtension}s on the class path, such as the isolation
+ * points of {@code irmi.sla}, and stops them on shutdown or destroy. Loading this class also sets
+ * the RMI-IIOP system properties (see {@link RmiSetup}) unless they are set.
  *
  * <p>THREADING: as JacORB's ORB; {@link #hooks()} and {@link #transport()} from any thread.
  */
@@ -53,7 +56,7 @@ public class IrmiORB extends ForwardingORB {
     private final IrmiHooks hooks = new IrmiHooks();
     private volatile IrmiTransport transport;
     private org.jacorb.orb.ORB jacorb;
-    private volatile org.irmi.orb.isolation.OrbIsolation isolation;
+    private final RunningExtensions extensions = new RunningExtensions();
     private boolean attached;
     private volatile org.omg.CORBA.INITIALIZE startFailure;
 
@@ -72,10 +75,10 @@ public class IrmiORB extends ForwardingORB {
         } finally {
             OrbRegistry.bind(instance, this, jacorb);
         }
-        java.util.function.UnaryOperator<String> settings = key -> p.getProperty(key, System.getProperty(key));
+        UnaryOperator<String> settings = key -> p.getProperty(key, System.getProperty(key));
         try {
             configureHooks(settings);
-            startIsolation(settings);
+            extensions.start(this, settings);
         } catch (org.omg.CORBA.INITIALIZE e) {
             jacorb.destroy();
             OrbRegistry.unbind(jacorb);
@@ -101,14 +104,14 @@ public class IrmiORB extends ForwardingORB {
     }
 
     /**
-     * Starts the isolation points of an ORB {@linkplain #attach attached} to JacORB's ORB, from its
-     * {@code irmi.sla}. A failure is kept: the ORB's server side then refuses to start with it
-     * ({@link #startFailure()}), because JacORB ignores exceptions of ORB initializers. Not for
-     * applications.
+     * Starts the {@link OrbExtension}s of an ORB {@linkplain #attach attached} to JacORB's ORB, from
+     * JacORB's configuration; called by I-RMI's ORB initializer. A failure is kept: the ORB's server
+     * side then refuses to start with it ({@link #startFailure()}), because JacORB ignores exceptions
+     * of ORB initializers. Not for applications.
      */
-    public void startAttachedIsolation() {
+    public void startAttachedExtensions() {
         try {
-            startIsolation(key -> jacorb.getConfiguration().getAttribute(key, null));
+            extensions.start(this, key -> jacorb.getConfiguration().getAttribute(key, null));
         } catch (org.omg.CORBA.INITIALIZE e) {
             startFailure = e;
             org.slf4j.LoggerFactory.getLogger(IrmiORB.class).error("{}; this ORB will not serve requests", e.getMessage());
@@ -125,7 +128,7 @@ public class IrmiORB extends ForwardingORB {
         return attached;
     }
 
-    private void configureHooks(java.util.function.UnaryOperator<String> settings) {
+    private void configureHooks(UnaryOperator<String> settings) {
         String every = settings.apply(IrmiHooks.CPU_SAMPLE_EVERY_PROPERTY);
         if (every != null && !every.isBlank()) {
             try {
@@ -145,96 +148,19 @@ public class IrmiORB extends ForwardingORB {
         }
     }
 
-    private void startIsolation(java.util.function.UnaryOperator<String> settings) {
-        String sla = settings.apply(org.irmi.orb.isolation.OrbIsolation.SLA_PROPERTY);
-        String port = settings.apply(org.irmi.orb.isolation.OrbIsolation.METRICS_PORT_PROPERTY);
-        if (sla != null && !sla.isBlank()) {
-            try {
-                java.util.OptionalInt metricsPort = java.util.OptionalInt.empty();
-                if (port != null && !port.isBlank()) {
-                    try {
-                        metricsPort = java.util.OptionalInt.of(Integer.parseInt(port.trim()));
-                    } catch (NumberFormatException e) {
-                        throw new IllegalArgumentException(org.irmi.orb.isolation.OrbIsolation.METRICS_PORT_PROPERTY
-                                + " must be a port number, got \"" + port + "\"");
-                    }
-                }
-                java.util.OptionalInt dashboardPort = portOf(settings,
-                        org.irmi.orb.isolation.Dashboard.PORT_PROPERTY);
-                java.net.InetAddress dashboardAddress = addressOf(settings,
-                        org.irmi.orb.isolation.Dashboard.ADDRESS_PROPERTY);
-                isolation = org.irmi.orb.isolation.OrbIsolation.start(this, java.nio.file.Path.of(sla), metricsPort,
-                        dashboardPort, dashboardAddress);
-            } catch (RuntimeException e) {
-                org.omg.CORBA.INITIALIZE init = new org.omg.CORBA.INITIALIZE(
-                        "I-RMI cannot use the SLA " + sla + ": " + e.getMessage());
-                init.initCause(e);
-                throw init;
-            }
-        } else {
-            if (port != null && !port.isBlank()) {
-                org.slf4j.LoggerFactory.getLogger(IrmiORB.class).warn("{} is set but {} is not: the metrics endpoint"
-                        + " serves the isolation points' meters, so none is started",
-                        org.irmi.orb.isolation.OrbIsolation.METRICS_PORT_PROPERTY,
-                        org.irmi.orb.isolation.OrbIsolation.SLA_PROPERTY);
-            }
-            String dashboard = settings.apply(org.irmi.orb.isolation.Dashboard.PORT_PROPERTY);
-            if (dashboard != null && !dashboard.isBlank()) {
-                org.slf4j.LoggerFactory.getLogger(IrmiORB.class).warn("{} is set but {} is not: the dashboard"
-                        + " shows the isolation points an SLA builds, so none is started; set {} to an SLA file",
-                        org.irmi.orb.isolation.Dashboard.PORT_PROPERTY,
-                        org.irmi.orb.isolation.OrbIsolation.SLA_PROPERTY,
-                        org.irmi.orb.isolation.OrbIsolation.SLA_PROPERTY);
-            }
-        }
+    /** Stops the {@link OrbExtension}s, once (on shutdown or destroy of either ORB class). Not for applications. */
+    public void closeExtensions() {
+        extensions.close();
     }
 
-    /** A port property (0..65535) when set, or IllegalArgumentException naming it. */
-    private static java.util.OptionalInt portOf(java.util.function.UnaryOperator<String> settings, String key) {
-        String v = settings.apply(key);
-        if (v == null || v.isBlank()) {
-            return java.util.OptionalInt.empty();
-        }
-        try {
-            int p = Integer.parseInt(v.trim());
-            if (p >= 0 && p <= 65_535) {
-                return java.util.OptionalInt.of(p);
-            }
-        } catch (NumberFormatException e) {
-            // answered below
-        }
-        throw new IllegalArgumentException(key + " must be a port number 0..65535 (0: any free port), got \"" + v + "\"");
-    }
-
-    /** An address property (a literal IP address) when set, or IllegalArgumentException naming it. */
-    private static java.net.InetAddress addressOf(java.util.function.UnaryOperator<String> settings, String key) {
-        String v = settings.apply(key);
-        if (v == null || v.isBlank()) {
-            return null;
-        }
-        String a = v.trim();
-        if (!a.matches("[0-9.]+|[0-9a-fA-F:]*:[0-9a-fA-F:.]*")) {
-            throw new IllegalArgumentException(key + " must be an IP address such as 127.0.0.1 or 0.0.0.0, got \"" + v + "\"");
-        }
-        try {
-            return java.net.InetAddress.getByName(a); // a literal: no name lookup
-        } catch (java.net.UnknownHostException e) {
-            throw new IllegalArgumentException(key + " must be an IP address such as 127.0.0.1 or 0.0.0.0, got \"" + v + "\"");
-        }
-    }
-
-    /** Stops the isolation points, once (on shutdown or destroy of either ORB class). */
-    public void closeIsolation() {
-        org.irmi.orb.isolation.OrbIsolation iso = isolation;
-        if (iso != null) {
-            isolation = null;
-            iso.close();
-        }
-    }
-
-    /** The isolation points built from {@code irmi.sla}, if that property was set. */
-    public Optional<org.irmi.orb.isolation.OrbIsolation> isolation() {
-        return Optional.ofNullable(isolation);
+    /**
+     * What the {@link OrbExtension} of {@code type} runs on this ORB, until the ORB shuts down. The
+     * extension's package offers it typed (the isolation points: {@code OrbIsolation.of(orb)}).
+     *
+     * @return empty when no extension of that type started (its settings left it off) or it stopped
+     */
+    public <T extends OrbExtension.Running> Optional<T> extension(Class<T> type) {
+        return extensions.find(type);
     }
 
     @Override
@@ -307,12 +233,12 @@ public class IrmiORB extends ForwardingORB {
             org.irmi.orb.internal.Shutdowns.quiesce(t, SHUTDOWN_DRAIN_MILLIS);
         }
         jacorb.shutdown(waitForCompletion);
-        closeIsolation();
+        closeExtensions();
     }
 
     @Override
     public void destroy() {
-        closeIsolation();
+        closeExtensions();
         try {
             jacorb.destroy();
         } finally {

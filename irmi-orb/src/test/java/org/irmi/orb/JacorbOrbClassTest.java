@@ -11,6 +11,7 @@ import irmitest.Echo;
 import irmitest.EchoHelper;
 
 import org.irmi.orb.internal.TransportConfig;
+import org.irmi.orb.isolation.OrbIsolation;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
@@ -112,12 +113,12 @@ class JacorbOrbClassTest {
             }
         }
 
-        assertThat(api.isolation()).isPresent();
+        assertThat(OrbIsolation.of(api)).isPresent();
         assertThat(views).as("the SLA's crosstalk point sets the read budget (8 KiB base, weight 3)")
                 .singleElement().satisfies(c -> assertThat(c.readBudgetBytes()).isIn(8 * 1024, 3 * 8 * 1024));
 
         server.shutdown(true);
-        assertThat(api.isolation()).as("stopped with JacORB's ORB").isEmpty();
+        assertThat(OrbIsolation.of(api)).as("stopped with JacORB's ORB").isEmpty();
     }
 
     @Test

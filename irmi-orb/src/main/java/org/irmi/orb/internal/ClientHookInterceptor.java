@@ -59,12 +59,12 @@ final class ClientHookInterceptor extends LocalObject implements ClientRequestIn
 
     /**
      * JacORB's ORB destroys its interceptors at shutdown: inside JacORB's own ORB class, that is
-     * when the isolation points stop (IrmiORB stops them itself).
+     * when the ORB's extensions, such as the isolation points, stop (IrmiORB stops them itself).
      */
     @Override
     public void destroy() {
         if (orb.attached()) {
-            orb.closeIsolation();
+            orb.closeExtensions();
         }
     }
 

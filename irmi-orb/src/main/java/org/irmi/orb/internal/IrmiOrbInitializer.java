@@ -20,8 +20,9 @@ import org.omg.PortableInterceptor.ORBInitializer;
  *       beside {@code jacorb.transport.factories=org.irmi.orb.internal.SelectorFactories}. Then it
  *       also creates the ORB's I-RMI API ({@link IrmiORB#attach}), applies I-RMI's
  *       {@link IrmiORB#DEFAULTS} to every key the configuration does not set (the POA reads them
- *       when it is created, after the initializers), and starts the isolation points of
- *       {@code irmi.sla}.</li>
+ *       when it is created, after the initializers), and starts the ORB's
+ *       {@link org.irmi.orb.OrbExtension}s ({@link IrmiORB#startAttachedExtensions}), such as the
+ *       isolation points of {@code irmi.sla}.</li>
  * </ul>
  */
 public final class IrmiOrbInitializer extends LocalObject implements ORBInitializer {
@@ -61,7 +62,7 @@ public final class IrmiOrbInitializer extends LocalObject implements ORBInitiali
             throw new org.omg.CORBA.INITIALIZE("I-RMI interceptors registered twice: " + e.name);
         }
         if (orb.attached()) {
-            orb.startAttachedIsolation();
+            orb.startAttachedExtensions();
         }
     }
 }

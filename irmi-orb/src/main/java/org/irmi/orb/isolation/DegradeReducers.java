@@ -63,7 +63,7 @@ final class DegradeReducers {
         for (String name : names) {
             if (!reducers.containsKey(name)) {
                 LOG.warn("irmi SLA: degrade reducer `{}` is not registered yet; register it with "
-                        + "IrmiORB.isolation().get().registerReducer(\"{}\", reducer). Until then degraded "
+                        + "OrbIsolation.of(irmiOrb).get().registerReducer(\"{}\", reducer). Until then degraded "
                         + "calls go out unchanged", name, name);
             }
             byName.putIfAbsent(name, (operation, arguments) -> {

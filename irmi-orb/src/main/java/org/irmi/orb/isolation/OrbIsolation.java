@@ -20,6 +20,7 @@ import org.irmi.monitors.LocalResourceSnapshot;
 import org.irmi.monitors.RequestCostMonitor;
 import org.irmi.orb.IrmiHooks;
 import org.irmi.orb.IrmiORB;
+import org.irmi.orb.OrbExtension;
 import org.irmi.sla.Sla;
 import org.irmi.sla.SlaException;
 import org.irmi.sla.SlaListener;
@@ -49,8 +50,11 @@ import org.slf4j.LoggerFactory;
  * </ul>
  * The SLA file is watched: a valid change rebuilds the runtime and swaps it in; an invalid change
  * is logged and the SLA in force stays.
+ *
+ * <p>An ORB started with {@value #SLA_PROPERTY} starts its own ({@link IsolationExtension}) and stops
+ * it on shutdown; {@link #of(IrmiORB)} finds it.
  */
-public final class OrbIsolation implements AutoCloseable {
+public final class OrbIsolation implements OrbExtension.Running {
 
     /** ORB or system property naming the SLA YAML file. */
     public static final String SLA_PROPERTY = "irmi.sla";
@@ -170,6 +174,15 @@ public final class OrbIsolation implements AutoCloseable {
         if (tickerThread) {
             ticker.start();
         }
+    }
+
+    /**
+     * The isolation points {@code orb} started from its {@value #SLA_PROPERTY}, until it shuts down.
+     *
+     * @return empty when the ORB was started without {@value #SLA_PROPERTY}, or has shut down
+     */
+    public static Optional<OrbIsolation> of(IrmiORB orb) {
+        return orb.extension(OrbIsolation.class);
     }
 
     /**

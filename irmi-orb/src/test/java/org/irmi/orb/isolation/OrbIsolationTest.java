@@ -155,7 +155,27 @@ class OrbIsolationTest {
             }
         }
         assertThat(views).singleElement().satisfies(v -> assertThat(v.readBudgetBytes()).isNotEqualTo(defaultBudget));
-        assertThat(IrmiORB.of(server).orElseThrow().isolation()).as("started by the irmi.sla property").isPresent();
+        assertThat(OrbIsolation.of(IrmiORB.of(server).orElseThrow())).as("started by the irmi.sla property").isPresent();
+    }
+
+    @Test
+    void shouldStopTheIsolationPointsWhenTheOrbShutsDown() throws Exception {
+        Properties p = new Properties();
+        p.setProperty("org.omg.CORBA.ORBClass", "org.irmi.orb.IrmiORB");
+        p.setProperty("OAIAddr", "127.0.0.1");
+        p.setProperty(OrbIsolation.SLA_PROPERTY, sla(CROSSTALK_SLA).toString());
+        p.setProperty(OrbIsolation.METRICS_PORT_PROPERTY, "0");
+        server = ORB.init(new String[0], p);
+        IrmiORB irmi = IrmiORB.of(server).orElseThrow();
+        String url = OrbIsolation.of(irmi).orElseThrow().metricsUrl().orElseThrow();
+        new java.net.URL(url).openStream().close(); // served while the ORB runs
+
+        server.shutdown(true);
+
+        assertThat(OrbIsolation.of(irmi)).isEmpty();
+        assertThatThrownBy(() -> new java.net.URL(url).openStream().close()).isInstanceOf(java.io.IOException.class);
+        server.destroy(); // finds nothing left to stop
+        server = null;
     }
 
     @Test
@@ -363,6 +383,6 @@ class OrbIsolationTest {
     @Test
     void shouldStartWithoutIsolationWhenNoSlaIsSet() throws Exception {
         serve(null);
-        assertThat(IrmiORB.of(server).orElseThrow().isolation()).isEmpty();
+        assertThat(OrbIsolation.of(IrmiORB.of(server).orElseThrow())).isEmpty();
     }
 }

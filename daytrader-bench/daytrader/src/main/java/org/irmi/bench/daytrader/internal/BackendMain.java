@@ -76,7 +76,7 @@ public final class BackendMain {
             Map<String, String> facts = new java.util.HashMap<>(Map.of("ior", ior, "orb", orbChoice.flag(), "db", url,
                     "users", Integer.toString(users), "quotes", Integer.toString(quotes)));
             // the isolation points' dashboard, when the ORB was started with irmi.sla and irmi.dashboard.port
-            org.irmi.orb.IrmiORB.of(orb).flatMap(org.irmi.orb.IrmiORB::isolation)
+            org.irmi.orb.IrmiORB.of(orb).flatMap(org.irmi.orb.isolation.OrbIsolation::of)
                     .flatMap(org.irmi.orb.isolation.OrbIsolation::dashboardUrl).ifPresent(u -> facts.put("dashboard", u));
             ChildProcessSupport.writeReadyFile(Path.of(ready), facts);
         }

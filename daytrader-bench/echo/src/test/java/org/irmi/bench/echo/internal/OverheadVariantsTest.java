@@ -15,6 +15,7 @@ import org.irmi.isolation.Decision;
 import org.irmi.isolation.IsolationRuntime;
 import org.irmi.isolation.PointKind;
 import org.irmi.orb.IrmiORB;
+import org.irmi.orb.isolation.OrbIsolation;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
@@ -51,7 +52,7 @@ class OverheadVariantsTest {
             LoadRun.run(clients.loadClient(), ior, -1, IorInfo.parse(Files.readString(ior)).port(), 8, 100,
                     Duration.ofMillis(100), Duration.ofMillis(400), List.of());
             check.accept(server);
-            return IrmiORB.of(server.orb()).orElseThrow().isolation().orElseThrow().runtime();
+            return OrbIsolation.of(IrmiORB.of(server.orb()).orElseThrow()).orElseThrow().runtime();
         } finally {
             server.close();
         }
