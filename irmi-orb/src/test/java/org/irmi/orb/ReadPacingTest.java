@@ -141,6 +141,49 @@ class ReadPacingTest {
     }
 
     @Test
+    void shouldKeepTheLighterConnectionToItsWeightWhileTheHeavierOneMakesProgress() throws Exception {
+        // The heavy client sends the other 3 MB of its request in 64 KiB pieces every 10 ms (about 0.5 s),
+        // so it is never stalled for the 50 ms bound. The light one (budget 1/64 of the heavy's) asks one
+        // small request at a time. Its first is read at once and costs it 128 KiB of credit; 3 MB of the
+        // heavy's bytes earn it back 48 KiB, so its weight gives it no further request until the heavy
+        // message is complete. A flat 50 ms bound read it every 50 ms: about ten requests in that time.
+        try (HalfReadLargeRequest r = new HalfReadLargeRequest("50")) {
+            java.util.concurrent.atomic.AtomicBoolean heavySent = new java.util.concurrent.atomic.AtomicBoolean();
+            java.util.concurrent.atomic.AtomicInteger answeredWhileHeavySends = new java.util.concurrent.atomic.AtomicInteger();
+            java.util.concurrent.atomic.AtomicInteger answered = new java.util.concurrent.atomic.AtomicInteger();
+            java.util.concurrent.atomic.AtomicReference<Throwable> lightFailure = new java.util.concurrent.atomic.AtomicReference<>();
+            Thread lightCalls = new Thread(() -> {
+                try {
+                    r.light.socket.setSoTimeout(20_000);
+                    for (int id = 10; !heavySent.get() && id < 1_000; id++) {
+                        r.light.send(GiopClient.request12(id, r.key, "echoString", GiopClient.stringArg("x" + id), true));
+                        byte[] reply = r.light.readMessage();
+                        assertThat(GiopClient.requestIdOfReply(reply)).isEqualTo(id);
+                        answered.incrementAndGet();
+                        if (!heavySent.get()) {
+                            answeredWhileHeavySends.incrementAndGet();
+                        }
+                    }
+                } catch (Throwable t) {
+                    lightFailure.set(t);
+                }
+            }, "light-calls");
+            lightCalls.start();
+            for (int at = 1 << 20; at < r.large.length; at += 64 * 1024) {
+                r.heavy.send(Arrays.copyOfRange(r.large, at, Math.min(r.large.length, at + 64 * 1024)));
+                Thread.sleep(10);
+            }
+            heavySent.set(true);
+            r.heavy.socket.setSoTimeout(20_000);
+            assertThat(GiopClient.bytesResultLength(r.heavy.readMessage())).isEqualTo(4 << 20);
+            lightCalls.join(20_000);
+            assertThat(lightFailure.get()).isNull();
+            assertThat(answered.get()).isGreaterThanOrEqualTo(1); // the light client is served
+            assertThat(answeredWhileHeavySends.get()).isLessThanOrEqualTo(3);
+        }
+    }
+
+    @Test
     void shouldReadTheLighterConnectionAtOnceWhenPacingIsOff() throws Exception {
         assertThat(smallRequestsBehindAHalfReadLargeOne("0")).isZero();
     }
