@@ -4,6 +4,9 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import java.io.IOException;
 import java.util.Arrays;
+import java.util.concurrent.atomic.AtomicBoolean;
+import java.util.concurrent.atomic.AtomicInteger;
+import java.util.concurrent.atomic.AtomicReference;
 
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
@@ -148,10 +151,10 @@ class ReadPacingTest {
         // heavy's bytes earn it back 48 KiB, so its weight gives it no further request until the heavy
         // message is complete. A flat 50 ms bound read it every 50 ms: about ten requests in that time.
         try (HalfReadLargeRequest r = new HalfReadLargeRequest("50")) {
-            java.util.concurrent.atomic.AtomicBoolean heavySent = new java.util.concurrent.atomic.AtomicBoolean();
-            java.util.concurrent.atomic.AtomicInteger answeredWhileHeavySends = new java.util.concurrent.atomic.AtomicInteger();
-            java.util.concurrent.atomic.AtomicInteger answered = new java.util.concurrent.atomic.AtomicInteger();
-            java.util.concurrent.atomic.AtomicReference<Throwable> lightFailure = new java.util.concurrent.atomic.AtomicReference<>();
+            AtomicBoolean heavySent = new AtomicBoolean();
+            AtomicInteger answeredWhileHeavySends = new AtomicInteger();
+            AtomicInteger answered = new AtomicInteger();
+            AtomicReference<Throwable> lightFailure = new AtomicReference<>();
             Thread lightCalls = new Thread(() -> {
                 try {
                     r.light.socket.setSoTimeout(20_000);
@@ -169,11 +172,14 @@ class ReadPacingTest {
                 }
             }, "light-calls");
             lightCalls.start();
-            for (int at = 1 << 20; at < r.large.length; at += 64 * 1024) {
-                r.heavy.send(Arrays.copyOfRange(r.large, at, Math.min(r.large.length, at + 64 * 1024)));
+            int piece = 64 * 1024;
+            int at = 1 << 20;
+            for (; at + piece < r.large.length; at += piece) {
+                r.heavy.send(Arrays.copyOfRange(r.large, at, at + piece));
                 Thread.sleep(10);
             }
-            heavySent.set(true);
+            heavySent.set(true); // answers from here on may follow the end of the heavy message
+            r.heavy.send(Arrays.copyOfRange(r.large, at, r.large.length));
             r.heavy.socket.setSoTimeout(20_000);
             assertThat(GiopClient.bytesResultLength(r.heavy.readMessage())).isEqualTo(4 << 20);
             lightCalls.join(20_000);
