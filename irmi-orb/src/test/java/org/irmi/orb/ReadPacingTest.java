@@ -4,6 +4,9 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import java.io.IOException;
 import java.util.Arrays;
+import java.util.concurrent.atomic.AtomicBoolean;
+import java.util.concurrent.atomic.AtomicInteger;
+import java.util.concurrent.atomic.AtomicReference;
 
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
@@ -137,6 +140,52 @@ class ReadPacingTest {
             assertThat(GiopClient.stringResult(light.readMessage())).isEqualTo("second");
             heavy.socket.setSoTimeout(20_000);
             assertThat(GiopClient.bytesResultLength(heavy.readMessage())).isEqualTo(4 << 20);
+        }
+    }
+
+    @Test
+    void shouldKeepTheLighterConnectionToItsWeightWhileTheHeavierOneMakesProgress() throws Exception {
+        // The heavy client sends the other 3 MB of its request in 64 KiB pieces every 10 ms (about 0.5 s),
+        // so it is never stalled for the 50 ms bound. The light one (budget 1/64 of the heavy's) asks one
+        // small request at a time. Its first is read at once and costs it 128 KiB of credit; 3 MB of the
+        // heavy's bytes earn it back 48 KiB, so its weight gives it no further request until the heavy
+        // message is complete. A flat 50 ms bound read it every 50 ms: about ten requests in that time.
+        try (HalfReadLargeRequest r = new HalfReadLargeRequest("50")) {
+            AtomicBoolean heavySent = new AtomicBoolean();
+            AtomicInteger answeredWhileHeavySends = new AtomicInteger();
+            AtomicInteger answered = new AtomicInteger();
+            AtomicReference<Throwable> lightFailure = new AtomicReference<>();
+            Thread lightCalls = new Thread(() -> {
+                try {
+                    r.light.socket.setSoTimeout(20_000);
+                    for (int id = 10; !heavySent.get() && id < 1_000; id++) {
+                        r.light.send(GiopClient.request12(id, r.key, "echoString", GiopClient.stringArg("x" + id), true));
+                        byte[] reply = r.light.readMessage();
+                        assertThat(GiopClient.requestIdOfReply(reply)).isEqualTo(id);
+                        answered.incrementAndGet();
+                        if (!heavySent.get()) {
+                            answeredWhileHeavySends.incrementAndGet();
+                        }
+                    }
+                } catch (Throwable t) {
+                    lightFailure.set(t);
+                }
+            }, "light-calls");
+            lightCalls.start();
+            int piece = 64 * 1024;
+            int at = 1 << 20;
+            for (; at + piece < r.large.length; at += piece) {
+                r.heavy.send(Arrays.copyOfRange(r.large, at, at + piece));
+                Thread.sleep(10);
+            }
+            heavySent.set(true); // answers from here on may follow the end of the heavy message
+            r.heavy.send(Arrays.copyOfRange(r.large, at, r.large.length));
+            r.heavy.socket.setSoTimeout(20_000);
+            assertThat(GiopClient.bytesResultLength(r.heavy.readMessage())).isEqualTo(4 << 20);
+            lightCalls.join(20_000);
+            assertThat(lightFailure.get()).isNull();
+            assertThat(answered.get()).isGreaterThanOrEqualTo(1); // the light client is served
+            assertThat(answeredWhileHeavySends.get()).isLessThanOrEqualTo(3);
         }
     }
 

@@ -25,10 +25,16 @@ import java.util.List;
  * than its bytes (parsing, hand-off, dispatch, the reply; and its client's CPU), on the same cores
  * as the reader. A byte share of 1/9 still lets a stream of 2 KB requests through at full rate.
  *
- * <p>Bounds: a deferred connection is read again at the latest after {@code maxDeferNanos}, or as
- * soon as no heavier connection is mid-message (its debt is then forgiven), so a stalled or slow
- * heavy client cannot starve the others. When every connection has the same budget nothing is ever
- * deferred.
+ * <p>Bounds: a deferred connection is read again (its debt forgiven) as soon as no heavier
+ * connection is mid-message; once the heaviest mid-message connection has read nothing for
+ * {@code maxDeferNanos} (a stalled heavy client), after {@code maxDeferNanos}; and in any case after
+ * {@code maxDeferNanos * heavyBudget / lightBudget}, so a heavy client that trickles its bytes cannot
+ * starve the others either. The last bound scales with the weights on purpose: while the heavy
+ * stream makes progress, its weight, not the bound, decides the share. A flat bound did not: with
+ * weights 8 against four streams sharing 1 (budgets 128 KiB against 4 KiB), a 10 ms bound read
+ * each 2 KB stream every 10 ms, about a sixth of a 100 Mbit/s link, where its weight earned it one
+ * request per 4 MiB of the large one (the crosstalk experiment's 1.20x with four streams). When every
+ * connection has the same budget nothing is ever deferred.
  *
  * <p>SELECTOR THREAD ONLY.
  */
@@ -50,11 +56,16 @@ final class ReadPacer {
     private int top1;
     private int top2;
     private InboundConnection top1Connection;
+    /** The heaviest mid-message connection read bytes in the current turn. */
+    private boolean heaviestReadThisTurn;
+    /** When the heaviest mid-message connection last read bytes (end of that turn). */
+    private long heaviestLastReadNanos;
     /** Written by the selector thread only; read by stats() from any thread. */
     private volatile long deferrals;
 
     /**
-     * @param maxDeferNanos    longest a lighter connection waits; 0 turns pacing off
+     * @param maxDeferNanos    longest a lighter connection waits behind a stalled heavier one (behind one that
+     *                         makes progress: this times the ratio of their budgets); 0 turns pacing off
      * @param requestCostBytes the least credit one message of a lighter connection costs
      */
     ReadPacer(long maxDeferNanos, long requestCostBytes) {
@@ -126,6 +137,7 @@ final class ReadPacer {
         if (!wasHeaviest && c != top1Connection) {
             return; // only the heaviest mid-message connection's bytes earn the others their turns
         }
+        heaviestReadThisTurn = true;
         for (int i = contenders.size() - 1; i >= 0; i--) {
             InboundConnection d = contenders.get(i);
             if (c.readBudgetBytes > d.readBudgetBytes) {
@@ -156,10 +168,17 @@ final class ReadPacer {
             }
         }
         recomputeTops(); // budgets may have been changed by the isolation thread since the last turn
+        if (heaviestReadThisTurn) {
+            heaviestReadThisTurn = false;
+            heaviestLastReadNanos = nowNanos;
+        }
+        boolean heaviestStalled = nowNanos - heaviestLastReadNanos >= maxDeferNanos;
         for (int i = deferred.size() - 1; i >= 0; i--) {
             InboundConnection d = deferred.get(i);
-            if (d.isClosed() || nowNanos - d.deferredSinceNanos >= maxDeferNanos
-                    || heaviestAssemblingBudget(d) <= d.readBudgetBytes) {
+            int heavier = heaviestAssemblingBudget(d);
+            long waited = nowNanos - d.deferredSinceNanos;
+            if (d.isClosed() || heavier <= d.readBudgetBytes
+                    || (waited >= maxDeferNanos && (heaviestStalled || waited >= weightedBound(heavier, d.readBudgetBytes)))) {
                 d.readCredit = 0;
                 rearm(d);
             }
@@ -170,6 +189,12 @@ final class ReadPacer {
                 leaveContest(d);
             }
         }
+    }
+
+    /** The longest a connection of budget {@code light} waits behind a heavier one that makes progress: {@code maxDeferNanos * heavy / light}. */
+    private long weightedBound(int heavy, int light) {
+        double ratio = (double) heavy / Math.max(1, light);
+        return (long) Math.min(Long.MAX_VALUE / 2.0, maxDeferNanos * ratio);
     }
 
     /** What a message of {@code messageBytes} costs a lighter connection beyond its bytes: {@code max(0, requestCostBytes - messageBytes)}. */

@@ -28,7 +28,8 @@ import org.jacorb.config.ConfigurationException;
  * @param sweepIntervalMillis      how often the reader checks for idle and stalled connections
  * @param maxInboundBytes          the transport-wide inbound memory budget (see {@code InboundBudget})
  * @param maxReadDeferMillis       longest a lighter connection's read waits behind a heavier connection's
- *                                 message (see {@code ReadPacer}); 0 turns pacing off
+ *                                 message once that one reads nothing; while it makes progress, this times
+ *                                 the ratio of their read budgets (see {@code ReadPacer}); 0 turns pacing off
  * @param readPacingRequestCostBytes the least credit one read turn of a lighter connection costs while it
  *                                 waits behind a heavier connection's message (see {@code ReadPacer})
  * @param maxRequestsInFlight      requests in flight (admitted, not finished), all connections together, shared
