@@ -147,10 +147,12 @@ class ModulesEndToEndTest {
         }));
         assertThat(o.decisions(Decision.Action.THROTTLE)).as("calls made to wait for a token").isPositive();
         assertThat(o.failures()).as("paced, never refused").isZero();
-        // sla/modules-throttle.yaml: rate 10/s, burst 2; one worker. Unthrottled, that worker would
-        // deliver up to 20/s to the 50 ms secondary, so holding 10/s is the throttle's doing.
-        double rate = 10;
-        int burst = 2;
+        // sla/modules-throttle.yaml: rate 10/s, burst 2 (read from the file); one worker. Unthrottled,
+        // that worker would deliver up to 20/s to the 50 ms secondary, so holding 10/s is the throttle's doing.
+        org.irmi.sla.ThrottleConfig throttle = (org.irmi.sla.ThrottleConfig) actionOf("modules-throttle.yaml");
+        double rate = throttle.ratePerSecond();
+        int burst = throttle.burst();
+        assertThat(rate).as("the test's arithmetic assumes a token per 100 ms, after a 50 ms call").isEqualTo(10);
         int workers = 1;
         // The bound comes from the token bucket, not from runs: in any span of L seconds it lets at
         // most burst + rate * L calls through, and a caller that always waits for the next token
@@ -201,8 +203,8 @@ class ModulesEndToEndTest {
         assertThat(deliveredAt.keySet()).as("events delivered").containsAll(parkedAt.keySet());
         // ... later: a tick releases the parked calls only when the point flagged no call since the
         // tick before, and parking a call is itself such a flag, so a call stays parked at least
-        // from the first tick after it to the next one, retryDelay (100 ms, sla/modules-defer.yaml)
-        long retryDelay = 100_000_000L;
+        // from the first tick after it to the next one, retryDelay (sla/modules-defer.yaml)
+        long retryDelay = ((org.irmi.sla.DeferConfig) actionOf("modules-defer.yaml")).retryDelay().toNanos();
         long shortestPark = parkedAt.entrySet().stream()
                 .mapToLong(p -> deliveredAt.get(p.getKey()) - p.getValue()).min().orElseThrow();
         System.out.printf("defer: %d parked calls delivered, %d to %d ms from parking to delivery%n",
@@ -233,5 +235,11 @@ class ModulesEndToEndTest {
         assertThat(limits.stream().mapToInt(Integer::intValue).min().getAsInt())
                 .as("the limit backs off from 4").isLessThan(4);
         assertThat(o.failures()).isPositive().isLessThanOrEqualTo(o.decisions(Decision.Action.REJECT));
+    }
+
+    /** The slow-client point's module settings in a test SLA, as the ORB binds them. */
+    private static org.irmi.sla.ModuleConfig actionOf(String slaFile) {
+        return org.irmi.sla.Sla.load(Nodes.sla(slaFile)).isolationPoints().slowClient().orElseThrow()
+                .action().module();
     }
 }
