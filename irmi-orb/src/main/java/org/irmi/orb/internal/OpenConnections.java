@@ -2,7 +2,6 @@ package org.irmi.orb.internal;
 
 import java.io.IOException;
 import java.net.StandardSocketOptions;
-import java.nio.channels.SelectionKey;
 import java.util.ArrayList;
 import java.util.Collection;
 import java.util.List;
@@ -96,10 +95,7 @@ final class OpenConnections {
     /** No connection is read any more (replies still go out). SELECTOR THREAD ONLY. */
     void stopReading() {
         for (InboundConnection c : byId.values()) {
-            SelectionKey k = c.key;
-            if (k != null && k.isValid()) {
-                k.interestOps(k.interestOps() & ~SelectionKey.OP_READ);
-            }
+            ReadInterest.stop(c);
         }
     }
 

@@ -1,7 +1,5 @@
 package org.irmi.orb.internal;
 
-import java.nio.channels.CancelledKeyException;
-import java.nio.channels.SelectionKey;
 import java.util.ArrayList;
 import java.util.List;
 
@@ -97,7 +95,7 @@ final class ReadPacer {
         c.deferredSinceNanos = nowNanos;
         deferred.add(c);
         deferrals = deferrals + 1; // single writer
-        setReadInterest(c, false);
+        ReadInterest.stop(c);
         return false;
     }
 
@@ -243,22 +241,6 @@ final class ReadPacer {
         deferred.remove(d);
         d.readDeferred = false;
         d.readGranted = true;
-        setReadInterest(d, true);
-    }
-
-    private static void setReadInterest(InboundConnection c, boolean on) {
-        SelectionKey k = c.key;
-        if (k == null || !k.isValid() || (on && c.readPaused())) {
-            return; // a connection paused by the inbound budget or its share stays paused until that resumes it
-        }
-        try {
-            if (on) {
-                k.interestOpsOr(SelectionKey.OP_READ);
-            } else {
-                k.interestOpsAnd(~SelectionKey.OP_READ);
-            }
-        } catch (CancelledKeyException e) {
-            // closed meanwhile
-        }
+        ReadInterest.resume(d); // unless the budget or its share paused it, or the loop no longer reads
     }
 }

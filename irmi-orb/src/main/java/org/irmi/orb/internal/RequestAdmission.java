@@ -1,7 +1,5 @@
 package org.irmi.orb.internal;
 
-import java.nio.channels.CancelledKeyException;
-import java.nio.channels.SelectionKey;
 import java.util.ArrayList;
 import java.util.Collection;
 import java.util.List;
@@ -133,13 +131,7 @@ final class RequestAdmission {
         if (c.isClosed() || c.budgetPaused || !loop.budget.shouldPause(c.inboundHeldBytes())) {
             return;
         }
-        SelectionKey k = c.key;
-        if (k != null && k.isValid()) {
-            try {
-                k.interestOps(k.interestOps() & ~SelectionKey.OP_READ);
-            } catch (CancelledKeyException e) {
-                return; // closed meanwhile
-            }
+        if (ReadInterest.stop(c)) {
             c.budgetPaused = true;
             budgetPaused.add(c);
             loop.counters.budgetPauses.add(1);
@@ -161,14 +153,7 @@ final class RequestAdmission {
             }
             it.remove();
             c.budgetPaused = false;
-            SelectionKey k = c.key;
-            if (loop.reading() && !c.readDeferred && !c.sharePaused && k != null && k.isValid()) {
-                try {
-                    k.interestOpsOr(SelectionKey.OP_READ);
-                } catch (CancelledKeyException e) {
-                    // closed meanwhile
-                }
-            }
+            ReadInterest.resume(c);
         }
     }
 
@@ -180,13 +165,7 @@ final class RequestAdmission {
         if (c.isClosed() || c.sharePaused) {
             return;
         }
-        SelectionKey k = c.key;
-        if (k != null && k.isValid()) {
-            try {
-                k.interestOps(k.interestOps() & ~SelectionKey.OP_READ);
-            } catch (CancelledKeyException e) {
-                return; // closed meanwhile
-            }
+        if (ReadInterest.stop(c)) {
             c.sharePaused = true;
             loop.counters.sharePauses.add(1);
         }
@@ -201,14 +180,7 @@ final class RequestAdmission {
             return;
         }
         c.sharePaused = false;
-        SelectionKey k = c.key;
-        if (loop.reading() && !c.budgetPaused && !c.readDeferred && k != null && k.isValid()) {
-            try {
-                k.interestOpsOr(SelectionKey.OP_READ);
-            } catch (CancelledKeyException e) {
-                // closed meanwhile
-            }
-        }
+        ReadInterest.resume(c);
     }
 
     /**

@@ -1,7 +1,5 @@
 package org.irmi.orb.internal;
 
-import java.nio.channels.CancelledKeyException;
-import java.nio.channels.SelectionKey;
 import java.util.ArrayList;
 import java.util.LinkedHashSet;
 import java.util.List;
@@ -53,14 +51,7 @@ final class TlsReads {
 
     /** {@code c}'s handshake tasks run: it is not read meanwhile. SELECTOR THREAD ONLY. */
     void pause(InboundConnection c) {
-        SelectionKey k = c.key;
-        if (k != null && k.isValid()) {
-            try {
-                k.interestOps(k.interestOps() & ~SelectionKey.OP_READ);
-            } catch (CancelledKeyException e) {
-                // closed meanwhile
-            }
-        }
+        ReadInterest.stop(c);
     }
 
     /** {@code c}'s handshake tasks are done: it is read again, at once. SELECTOR THREAD ONLY. */
@@ -68,14 +59,7 @@ final class TlsReads {
         if (c.isClosed()) {
             return;
         }
-        SelectionKey k = c.key;
-        if (loop.reading() && !c.readPaused() && !c.readDeferred && k != null && k.isValid()) {
-            try {
-                k.interestOpsOr(SelectionKey.OP_READ);
-            } catch (CancelledKeyException e) {
-                return;
-            }
-        }
+        ReadInterest.resume(c);
         bufferedReads.add(c);
     }
 
