@@ -20,8 +20,8 @@ import java.util.Optional;
 import java.util.concurrent.CompletableFuture;
 
 /**
- * The omniORB C++ programs (interop client, closed-loop load client and the echo server of the
- * {@code omniorb} variant), compiled from the sources
+ * The omniORB C++ programs (interop client, closed-loop load client, the echo server of the
+ * {@code omniorb} variant and, on demand, the TLS client), compiled from the sources
  * that travel with the classes ({@code native/*.cc}, {@code native/echo.idl}) with Debian's
  * omniidl, g++ and {@code pkg-config omniORB4}. Built once into {@code <module>/target/native}
  * and rebuilt only when a source or the omniORB version changes.
@@ -32,11 +32,12 @@ public final class NativeClients {
 
     /** What to install when the tool chain is missing. */
     public static final String INSTALL_HINT =
-            "install them with: sudo apt-get install -y libomniorb4-dev omniidl g++ pkg-config"
+            "install them with: sudo apt-get install -y libomniorb4-dev libssl-dev omniidl g++ pkg-config"
                     + " (or run scripts/prereqs.sh)";
 
     private static final List<String> SOURCES = List.of("echo.idl", "echo_load_client.cc", "echo_interop_client.cc",
             "echo_server.cc");
+    private static final String TLS_CLIENT = "echo_tls_client";
     private static final List<String> CXX_FLAGS = List.of("-O2", "-std=c++17", "-pthread");
 
     private final Path loadClient;
@@ -62,6 +63,62 @@ public final class NativeClients {
     /** The omniORB echo server ({@code echo_server.cc}). */
     public Path server() {
         return server;
+    }
+
+    /**
+     * The TLS client ({@code echo_tls_client.cc}), built on first call next to the other programs and
+     * linked with omniORB's SSL transport ({@code libomnisslTP4}). It is kept out of {@link #build}
+     * so the benchmark does not need the SSL transport.
+     *
+     * @throws IllegalStateException when the SSL transport is missing or the compiler fails, with its output
+     */
+    public Path tlsClient() {
+        tlsUnavailableReason().ifPresent(reason -> {
+            throw new IllegalStateException(reason);
+        });
+        Path dir = interopClient.getParent();
+        Path program = dir.resolve(TLS_CLIENT);
+        try (FileChannel lockFile = FileChannel.open(dir.resolve(".lock"),
+                StandardOpenOption.CREATE, StandardOpenOption.WRITE);
+             FileLock ignored = lockFile.lock()) {
+            byte[] source = resource(TLS_CLIENT + ".cc");
+            MessageDigest digest = sha256();
+            digest.update(source);
+            digest.update(Files.readAllBytes(dir.resolve("build.sha256")));
+            String hash = HexFormat.of().formatHex(digest.digest());
+            Path stamp = dir.resolve(TLS_CLIENT + ".sha256");
+            if (Files.exists(stamp) && Files.readString(stamp).trim().equals(hash) && Files.isExecutable(program)) {
+                return program;
+            }
+            Files.deleteIfExists(stamp);
+            Path src = dir.resolve("src");
+            Files.write(src.resolve(TLS_CLIENT + ".cc"), source);
+            List<String> omni = new ArrayList<>(List.of(run(List.of("pkg-config", "--cflags", "--libs", "omniORB4"),
+                    dir, 30).trim().split("\\s+")));
+            omni.add("-lomnisslTP4");
+            link(dir, dir.resolve("gen"), src, TLS_CLIENT, omni);
+            Files.writeString(stamp, hash + "\n");
+            return program;
+        } catch (IOException e) {
+            throw new UncheckedIOException("cannot build " + TLS_CLIENT + " in " + dir, e);
+        }
+    }
+
+    /** Why the TLS client cannot be built here (beyond {@link #unavailableReason}), or empty. */
+    public static Optional<String> tlsUnavailableReason() {
+        List<String> missing = new ArrayList<>();
+        if (!Files.exists(Path.of("/usr/include/omniORB4/sslContext.h"))) {
+            missing.add("omniORB SSL header (/usr/include/omniORB4/sslContext.h, libomniorb4-dev)");
+        }
+        if (!Files.exists(Path.of("/usr/include/openssl/ssl.h"))) {
+            missing.add("OpenSSL headers (/usr/include/openssl/ssl.h, libssl-dev)");
+        }
+        if (!Files.exists(Path.of("/usr/lib/x86_64-linux-gnu/libomnisslTP4.so"))
+                && !Files.exists(Path.of("/usr/lib/libomnisslTP4.so"))) {
+            missing.add("omniORB SSL transport (libomnisslTP4.so, libomniorb4-dev)");
+        }
+        return missing.isEmpty() ? unavailableReason()
+                : Optional.of("omniORB SSL tool chain missing: " + String.join(", ", missing) + "; " + INSTALL_HINT);
     }
 
     /** Why the clients cannot be built here, or empty when the tool chain is present. */
