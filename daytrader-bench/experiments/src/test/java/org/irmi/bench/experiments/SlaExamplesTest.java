@@ -12,6 +12,7 @@ import org.irmi.bench.experiments.internal.SlaFiles;
 import org.irmi.isolation.IsolationRuntime;
 import org.irmi.isolation.SlaBindings;
 import org.irmi.sla.CrosstalkConfig;
+import org.irmi.sla.OperationPattern;
 import org.irmi.sla.PoisonConfig;
 import org.irmi.sla.SlowClientConfig;
 import org.irmi.sla.Sla;
@@ -38,6 +39,19 @@ class SlaExamplesTest {
         Sla sla = Sla.load(SlaFiles.extract(dir, file));
 
         assertThat(sla.service()).isNotBlank();
+    }
+
+    @ParameterizedTest
+    @CsvSource({
+            "slow-client.yaml,         slow-client-primary",
+            "slow-client-reroute.yaml, slow-client-primary-reroute",
+            "poison.yaml,              daytrader-backend",
+            "poison-setdiff.yaml,      daytrader-backend",
+            "crosstalk.yaml,           crosstalk-server"})
+    void shouldNameTheFileServiceWhenLoaded(String file, String service) throws Exception {
+        Sla sla = Sla.load(SlaFiles.extract(dir, file));
+
+        assertThat(sla.service()).isEqualTo(service);
     }
 
     @ParameterizedTest
@@ -94,6 +108,7 @@ class SlaExamplesTest {
         assertThat(sla.monitors().remoteResources()).isEqualTo(WindowConfig.of(Duration.ofSeconds(5), 5));
         assertThat(sla.monitors().causalPairs()).singleElement().satisfies(pair -> {
             assertThat(pair.incoming().matches("push")).isTrue();
+            assertThat(pair.target()).as("any target").isEqualTo(OperationPattern.ANY);
             assertThat(pair.outgoing().matches("forward")).isTrue();
             assertThat(pair.fanOut()).isEqualTo(1.0);
         });
