@@ -61,6 +61,8 @@ public final class TransportMetrics implements MeterBinder {
                 "requests", s -> s.handoffRejections());
         counter(registry, "irmi.transport.cancelled", "queued requests dropped by CancelRequest", "requests",
                 s -> s.cancelledRequests());
+        counter(registry, "irmi.transport.direct", "requests whose servant a dispatch worker ran without the POA queue",
+                "requests", s -> s.directRequests());
         counter(registry, "irmi.transport.closes.outbound_overflow", "connections closed: unread replies over the bound",
                 "connections", s -> s.outboundOverflowCloses());
         counter(registry, "irmi.transport.closes.idle", "connections closed after idling", "connections",

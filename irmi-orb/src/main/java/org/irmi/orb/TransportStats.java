@@ -33,6 +33,8 @@ package org.irmi.orb;
  *                               fair order across connections, by cost)
  * @param requestsLimit          requests that may be in flight now: what keeps the cores busy, at most
  *                               {@code irmi.transport.max_requests_in_flight}
+ * @param directRequests         requests whose servant a dispatch worker ran itself, without JacORB's POA queue
+ *                               ({@code irmi.transport.direct_dispatch}); the others went through the POA
  */
 public record TransportStats(int openConnections, long acceptedConnections, long refusedConnections,
                              long messagesRead, long bytesRead, long messageErrorsSent,
@@ -41,5 +43,5 @@ public record TransportStats(int openConnections, long acceptedConnections, long
                              long stallCloses, int handoffQueueDepth, long budgetPauses, long budgetCloses,
                              long inboundHeldBytes, long inboundLimitBytes, long readDeferrals,
                              long acceptFailures, long sharePauses, long tlsHandshakes, int requestsInFlight,
-                             int requestsWaiting, int requestsLimit) {
+                             int requestsWaiting, int requestsLimit, long directRequests) {
 }

@@ -55,7 +55,9 @@ class ConnectionLifecycleTest {
         // runs, 2 waits in the POA queue, 3 holds the worker, so 4 waits in the hand-off queue.
         // The connection's fair share of requests in flight is raised above 5, so that the cancel is
         // read while request 4 waits (at its share, the connection would not be read until 1 ends).
-        byte[] key = serveEcho("irmi.transport.dispatch_threads", "1", "jacorb.poa.thread_pool_min", "1",
+        // The direct path is off: this queueing is the POA's (on it, the worker runs request 1 itself).
+        byte[] key = serveEcho("irmi.transport.direct_dispatch", "false",
+                "irmi.transport.dispatch_threads", "1", "jacorb.poa.thread_pool_min", "1",
                 "jacorb.poa.thread_pool_max", "1", "jacorb.poa.queue_max", "1", "jacorb.poa.queue_min", "1",
                 "jacorb.poa.queue_wait", "on", "irmi.transport.max_requests_in_flight", "100");
         try (GiopClient c = new GiopClient(Orbs.transport(server).port())) {

@@ -28,6 +28,9 @@ final class DispatchQueue<T> {
      * turn's batch faster than a parked one wakes up; every extra wake-up is a context switch on
      * both sides. The selector's per-turn {@link #signal()} still wakes a parked worker whenever
      * work waits, so a worker held up inside JacORB never strands the queue.
+     *
+     * <p>Workers that run servants ({@code DirectDispatch}) may be held up for as long as a servant
+     * blocks, so they wake a helper whenever anything waits ({@code wakeDepth} 1).
      */
     static final int HELPER_WAKE_DEPTH = 16;
 
@@ -36,10 +39,16 @@ final class DispatchQueue<T> {
     private final int capacity;
     private final java.util.List<Worker> workers;
     private final Consumer<T> handler;
+    private final int wakeDepth;
     private volatile boolean running = true;
 
-    DispatchQueue(String threadNamePrefix, int threads, int capacity, Consumer<T> handler) {
+    /**
+     * @param wakeDepth a worker that takes an item wakes a parked one when at least this many more wait
+     *                  ({@link #HELPER_WAKE_DEPTH} for quick hand-offs, 1 for workers that run servants)
+     */
+    DispatchQueue(String threadNamePrefix, int threads, int capacity, int wakeDepth, Consumer<T> handler) {
         this.capacity = capacity;
+        this.wakeDepth = wakeDepth;
         this.handler = handler;
         this.workers = new java.util.ArrayList<>(threads);
         for (int i = 0; i < threads; i++) {
@@ -141,7 +150,7 @@ final class DispatchQueue<T> {
                     }
                     parked.set(false);
                 }
-                if (size.get() >= HELPER_WAKE_DEPTH) {
+                if (size.get() >= wakeDepth) {
                     wakeOne(); // a backlog: let a second worker help
                 }
                 handler.accept(t);

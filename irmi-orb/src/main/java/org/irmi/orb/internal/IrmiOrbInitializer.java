@@ -56,7 +56,7 @@ public final class IrmiOrbInitializer extends LocalObject implements ORBInitiali
             return;
         }
         try {
-            info.add_server_request_interceptor(new ServerHookInterceptor(orb.hooks()));
+            info.add_server_request_interceptor(new ServerHookInterceptor(new ServerRequestHooks(orb.hooks())));
             info.add_client_request_interceptor(new ClientHookInterceptor(orb));
         } catch (DuplicateName e) {
             throw new org.omg.CORBA.INITIALIZE("I-RMI interceptors registered twice: " + e.name);

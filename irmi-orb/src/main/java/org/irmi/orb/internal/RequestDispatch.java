@@ -7,6 +7,8 @@ import org.slf4j.LoggerFactory;
 /**
  * Dispatch: hands the requests the selector has admitted to JacORB, through a bounded queue and
  * a pool of dispatch workers, or inline on the selector thread when {@code dispatch_threads} is 0.
+ * A worker runs a request's servant itself when the direct path may take it ({@link DirectDispatch}),
+ * so that the hand-off queue is the only queue between the reader and the servant.
  * A request cancelled while it waited is dropped; a request JacORB takes stays counted
  * ({@link RunningRequests}) until it finishes; a reply to one of this server's callbacks goes to
  * the connection's waiting thread.
@@ -22,17 +24,28 @@ final class RequestDispatch {
     private final SelectorLoop loop;
     /** The dispatch workers' queue; null in inline mode ({@code dispatch_threads = 0}). */
     private final DispatchQueue<RequestAdmission.Task> queue;
+    private final boolean directAllowed;
     private volatile RequestListener requestListener;
+    /** Null: every request goes to JacORB's listener. */
+    private volatile DirectDispatch direct;
 
     RequestDispatch(SelectorLoop loop, TransportConfig config) {
         this.loop = loop;
+        // never on the selector thread: servant code may block
+        this.directAllowed = config.directDispatch() && config.dispatchThreads() > 0;
         this.queue = config.dispatchThreads() == 0 ? null : new DispatchQueue<>("irmi-dispatch",
-                config.dispatchThreads(), config.handoffQueueCapacity(), this::dispatch);
+                config.dispatchWorkers(), config.handoffQueueCapacity(),
+                directAllowed ? 1 : DispatchQueue.HELPER_WAKE_DEPTH, this::dispatch);
     }
 
-    /** Requests go to {@code listener} from now on. */
-    void start(RequestListener listener) {
+    /**
+     * Requests go to {@code listener} from now on, or run on the direct path where it may take them.
+     *
+     * @param direct the direct path, or null for none (ignored in inline mode or with {@code direct_dispatch} off)
+     */
+    void start(RequestListener listener, DirectDispatch direct) {
         this.requestListener = listener;
+        this.direct = directAllowed ? direct : null;
     }
 
     /**
@@ -55,6 +68,12 @@ final class RequestDispatch {
         if (queue != null) {
             queue.signal();
         }
+    }
+
+    /** Requests whose servant a worker ran on the direct path. Any thread. */
+    long directRequests() {
+        DirectDispatch d = direct;
+        return d == null ? 0 : d.taken();
     }
 
     /** Requests waiting for a worker (0 in inline mode). Any thread. */
@@ -88,7 +107,10 @@ final class RequestDispatch {
                         && c.running.holdUntilFinished(t.requestId(), t.message().length, loop.nanoTime(), t.replyExpected(),
                         t.costNanos());
                 try {
-                    requestListener.requestReceived(t.message(), c.giop);
+                    DirectDispatch d = direct;
+                    if (d == null || !d.run(t.message(), c.giop)) {
+                        requestListener.requestReceived(t.message(), c.giop);
+                    }
                 } catch (RuntimeException | Error e) {
                     if (running) {
                         c.requestFinished(t.requestId()); // released here, not again below

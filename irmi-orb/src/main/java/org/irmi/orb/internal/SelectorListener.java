@@ -24,6 +24,8 @@ public final class SelectorListener extends org.jacorb.orb.etf.ListenerBase {
     private volatile RequestListener requestListener;
     /** JacORB's {@code jacorb.net.tcp_listener}, told of every connection opened and closed. */
     private TCPConnectionListener tcpListener;
+    /** The direct path from the dispatch workers to the servants. */
+    private DirectDispatch direct;
 
     @Override
     public void configure(Configuration config) throws ConfigurationException {
@@ -54,6 +56,8 @@ public final class SelectorListener extends org.jacorb.orb.etf.ListenerBase {
         }
         IrmiHooks hooks = irmi != null ? irmi.hooks() : new IrmiHooks();
         TransportConfig transportConfig = TransportConfig.from(configuration);
+        direct = new DirectDispatch(orb, new ServerRequestHooks(hooks), configuration,
+                transportConfig.dispatchWorkers() - transportConfig.dispatchThreads());
         tcpListener = orb.getTransportManager().getSocketFactoryManager().getTCPListener();
         try {
             loop = new SelectorLoop(transportConfig, hooks, address.getConfiguredHost(), address.getPort(), tls, tlsPort,
@@ -123,7 +127,7 @@ public final class SelectorListener extends org.jacorb.orb.etf.ListenerBase {
     @Override
     public void listen() {
         requestListener = ((BasicAdapter) up).getRequestListener();
-        loop.start(requestListener);
+        loop.start(requestListener, direct);
     }
 
     @Override

@@ -111,9 +111,13 @@ final class SelectorLoop implements IrmiTransport, Runnable {
         return acceptor.serverChannel();
     }
 
-    /** Starts reading; requests go to {@code listener}. */
-    void start(RequestListener listener) {
-        dispatch.start(listener);
+    /**
+     * Starts reading; requests go to {@code listener}, or run on {@code direct} where it may take them.
+     *
+     * @param direct the direct path ({@link DirectDispatch}), or null for none
+     */
+    void start(RequestListener listener, DirectDispatch direct) {
+        dispatch.start(listener, direct);
         thread.start();
     }
 
@@ -390,6 +394,6 @@ final class SelectorLoop implements IrmiTransport, Runnable {
                 k.stallCloses.sum(), dispatch.depth(), k.budgetPauses.sum(),
                 k.budgetCloses.sum(), budget.heldBytes(), budget.limitBytes(), pacer.deferrals(), k.acceptFailures.sum(),
                 k.sharePauses.sum(), k.tlsHandshakes.sum(), admission.requests.admitted(), admission.waitingRequests(),
-                admission.limit());
+                admission.limit(), dispatch.directRequests());
     }
 }

@@ -42,6 +42,13 @@ import org.jacorb.config.ConfigurationException;
  *                                 cores busy while requests of connections with nothing in flight arrive (latency
  *                                 for them before throughput for the pipelining connections; see
  *                                 {@code CoreLimit#onLightRequests}); false: always one per core ready
+ * @param directDispatch           true (the default) to run a request's servant on the dispatch worker that takes it
+ *                                 from the hand-off queue, when nothing the application sees depends on JacORB's POA
+ *                                 queue (see {@code DirectDispatch}); false: every request goes through the POA's
+ *                                 request controller and processor threads, as in stock JacORB
+ * @param servantThreads           the most servants run at once: JacORB's {@code jacorb.poa.thread_pool_max}; with
+ *                                 {@code directDispatch} the dispatch workers number
+ *                                 {@code dispatchThreads + min(servantThreads, maxRequestsInFlight)}
  */
 public record TransportConfig(int maxMessageBytes, int readBudgetBytes, int soloReadBudgetBytes, int acceptBacklog,
                               int maxOutboundBytes, int handoffQueueCapacity, int dispatchThreads,
@@ -49,7 +56,8 @@ public record TransportConfig(int maxMessageBytes, int readBudgetBytes, int solo
                               int maxServerConnections, int receiveBufferBytes, long sweepIntervalMillis,
                               long maxInboundBytes,
                               long maxReadDeferMillis, int readPacingRequestCostBytes, int maxRequestsInFlight,
-                              boolean adaptRequestsInFlight, boolean lightRequestsFirst) {
+                              boolean adaptRequestsInFlight, boolean lightRequestsFirst, boolean directDispatch,
+                              int servantThreads) {
 
     public static final String PREFIX = "irmi.transport.";
     public static final int DEFAULT_MAX_MESSAGE_BYTES = 64 * 1024 * 1024;
@@ -66,6 +74,7 @@ public record TransportConfig(int maxMessageBytes, int readBudgetBytes, int solo
     public static final int DEFAULT_READ_PACING_REQUEST_COST_BYTES = 128 * 1024;
     public static final boolean DEFAULT_ADAPT_REQUESTS_IN_FLIGHT = true;
     public static final boolean DEFAULT_LIGHT_REQUESTS_FIRST = true;
+    public static final boolean DEFAULT_DIRECT_DISPATCH = true;
     /** JacORB's key for the connections a server serves at once. */
     public static final String MAX_SERVER_CONNECTIONS = "jacorb.connection.max_server_connections";
     /** JacORB's key for its server's reader threads, one per connection (bugjac460). */
@@ -91,6 +100,21 @@ public record TransportConfig(int maxMessageBytes, int readBudgetBytes, int solo
         atLeast(PREFIX + "max_read_defer_ms", maxReadDeferMillis, 0);
         atLeast(PREFIX + "read_pacing_request_cost_bytes", readPacingRequestCostBytes, 1);
         atLeast(PREFIX + "max_requests_in_flight", maxRequestsInFlight, 1);
+        atLeast("jacorb.poa.thread_pool_max", servantThreads, 1);
+    }
+
+    /**
+     * The dispatch workers to start: {@code dispatchThreads}, or with {@code directDispatch}, where they
+     * run servants, one more for every request the limits let run at once. So {@code dispatchThreads}
+     * stay free when every admitted request's servant blocks, for what is not a request: replies to
+     * callbacks sent over bi-directional connections, which such servants may be waiting for. 0 in
+     * inline mode.
+     */
+    int dispatchWorkers() {
+        if (dispatchThreads == 0 || !directDispatch) {
+            return dispatchThreads;
+        }
+        return dispatchThreads + Math.min(servantThreads, maxRequestsInFlight);
     }
 
     /** {@code key} is the property's whole name, as the user wrote it. */
@@ -115,6 +139,7 @@ public record TransportConfig(int maxMessageBytes, int readBudgetBytes, int solo
         int maxServerConnections = c.getAttributeAsInteger(MAX_SERVER_CONNECTIONS, Integer.MAX_VALUE);
         int maxReceptorThreads = c.getAttributeAsInteger(MAX_RECEPTOR_THREADS, Integer.MAX_VALUE);
         atLeast(MAX_RECEPTOR_THREADS, maxReceptorThreads, 0);
+        int servantThreads = c.getAttributeAsInteger("jacorb.poa.thread_pool_max", JACORB_THREAD_POOL_MAX);
         return new TransportConfig(
                 c.getAttributeAsInteger(PREFIX + "max_message_bytes", DEFAULT_MAX_MESSAGE_BYTES),
                 c.getAttributeAsInteger(PREFIX + "read_budget_bytes", DEFAULT_READ_BUDGET_BYTES),
@@ -133,9 +158,10 @@ public record TransportConfig(int maxMessageBytes, int readBudgetBytes, int solo
                         InboundBudget.defaultLimit(Runtime.getRuntime().maxMemory())),
                 c.getAttributeAsLong(PREFIX + "max_read_defer_ms", DEFAULT_MAX_READ_DEFER_MILLIS),
                 c.getAttributeAsInteger(PREFIX + "read_pacing_request_cost_bytes", DEFAULT_READ_PACING_REQUEST_COST_BYTES),
-                c.getAttributeAsInteger(PREFIX + "max_requests_in_flight",
-                        Math.max(1, c.getAttributeAsInteger("jacorb.poa.thread_pool_max", JACORB_THREAD_POOL_MAX))),
+                c.getAttributeAsInteger(PREFIX + "max_requests_in_flight", Math.max(1, servantThreads)),
                 c.getAttributeAsBoolean(PREFIX + "adapt_requests_in_flight", DEFAULT_ADAPT_REQUESTS_IN_FLIGHT),
-                c.getAttributeAsBoolean(PREFIX + "light_requests_first", DEFAULT_LIGHT_REQUESTS_FIRST));
+                c.getAttributeAsBoolean(PREFIX + "light_requests_first", DEFAULT_LIGHT_REQUESTS_FIRST),
+                c.getAttributeAsBoolean(PREFIX + "direct_dispatch", DEFAULT_DIRECT_DISPATCH),
+                Math.max(1, servantThreads));
     }
 }

@@ -15,7 +15,7 @@ class DispatchQueueTest {
     void shouldRefuseOffersBeyondCapacityWhenWorkersAreBusy() throws InterruptedException {
         CountDownLatch release = new CountDownLatch(1);
         CountDownLatch started = new CountDownLatch(1);
-        DispatchQueue<Integer> q = new DispatchQueue<>("t-busy", 1, 2, i -> {
+        DispatchQueue<Integer> q = new DispatchQueue<>("t-busy", 1, 2, DispatchQueue.HELPER_WAKE_DEPTH, i -> {
             started.countDown();
             try {
                 release.await();
@@ -39,7 +39,7 @@ class DispatchQueueTest {
         int n = 100_000;
         Set<Integer> seen = ConcurrentHashMap.newKeySet();
         CountDownLatch done = new CountDownLatch(n);
-        DispatchQueue<Integer> q = new DispatchQueue<>("t-all", 2, n, i -> {
+        DispatchQueue<Integer> q = new DispatchQueue<>("t-all", 2, n, DispatchQueue.HELPER_WAKE_DEPTH, i -> {
             if (seen.add(i)) {
                 done.countDown();
             }
@@ -61,7 +61,7 @@ class DispatchQueueTest {
         CountDownLatch release = new CountDownLatch(1);
         CountDownLatch firstStarted = new CountDownLatch(1);
         CountDownLatch secondDone = new CountDownLatch(1);
-        DispatchQueue<Integer> q = new DispatchQueue<>("t-held", 2, 100, i -> {
+        DispatchQueue<Integer> q = new DispatchQueue<>("t-held", 2, 100, DispatchQueue.HELPER_WAKE_DEPTH, i -> {
             if (i == 0) {
                 firstStarted.countDown();
                 try {
@@ -79,6 +79,31 @@ class DispatchQueueTest {
         assertThat(q.offer(1)).isTrue(); // one item: below HELPER_WAKE_DEPTH, so only the selector's signal wakes a helper
         q.signal();
         assertThat(secondDone.await(5, TimeUnit.SECONDS)).isTrue();
+        release.countDown();
+        q.shutdown(5000);
+    }
+
+    @Test
+    void shouldStartEveryWaitingItemFromOneSignalWhenWorkersWakeHelpersAtDepthOne() throws InterruptedException {
+        // workers that run servants: each may block, so every waiting item must get a worker without
+        // waiting for the selector's next signal
+        int n = 4;
+        CountDownLatch allStarted = new CountDownLatch(n);
+        CountDownLatch release = new CountDownLatch(1);
+        DispatchQueue<Integer> q = new DispatchQueue<>("t-servants", n, 100, 1, i -> {
+            allStarted.countDown();
+            try {
+                release.await();
+            } catch (InterruptedException e) {
+                Thread.currentThread().interrupt();
+            }
+        });
+        Thread.sleep(50); // let the workers park
+        for (int i = 0; i < n; i++) {
+            assertThat(q.offer(i)).isTrue();
+        }
+        q.signal(); // the only signal
+        assertThat(allStarted.await(5, TimeUnit.SECONDS)).isTrue();
         release.countDown();
         q.shutdown(5000);
     }

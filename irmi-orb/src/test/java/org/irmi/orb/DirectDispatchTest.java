@@ -1,0 +1,337 @@
+package org.irmi.orb;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+
+import java.nio.charset.StandardCharsets;
+import java.util.concurrent.atomic.AtomicInteger;
+
+import irmitest.Echo;
+import irmitest.EchoHelper;
+import irmitest.EchoPOA;
+import irmitest.Refused;
+
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.Test;
+import org.omg.CORBA.LocalObject;
+import org.omg.CORBA.ORB;
+import org.omg.PortableInterceptor.ORBInitInfo;
+import org.omg.PortableInterceptor.ORBInitializer;
+import org.omg.PortableInterceptor.ServerRequestInfo;
+import org.omg.PortableInterceptor.ServerRequestInterceptor;
+import org.omg.PortableServer.Current;
+import org.omg.PortableServer.CurrentHelper;
+import org.omg.PortableServer.IdAssignmentPolicyValue;
+import org.omg.PortableServer.POA;
+import org.omg.PortableServer.POAHelper;
+import org.omg.PortableServer.RequestProcessingPolicyValue;
+import org.omg.PortableServer.Servant;
+import org.omg.PortableServer.ServantActivator;
+import org.omg.PortableServer.ServantRetentionPolicyValue;
+
+/**
+ * The direct path ({@code irmi.transport.direct_dispatch}): a dispatch worker runs the servant of a
+ * plain request itself, with the POA current JacORB would give it, and answers failures as JacORB
+ * does; everything it may not take goes through JacORB's POA queue. Real ORBs, stock JacORB clients.
+ */
+class DirectDispatchTest {
+
+    private static volatile java.util.concurrent.CountDownLatch BLOCKED = new java.util.concurrent.CountDownLatch(0);
+    private static volatile java.util.concurrent.CountDownLatch RELEASE = new java.util.concurrent.CountDownLatch(0);
+
+    private ORB server;
+    private ORB client;
+    private final java.util.List<ORB> moreClients = new java.util.ArrayList<>();
+
+    @AfterEach
+    void tearDown() {
+        RELEASE.countDown();
+        Orbs.destroy(moreClients.toArray(new ORB[0]));
+        Orbs.destroy(client, server);
+    }
+
+    /** Answers questions about where and how it runs. */
+    private static final class Probe extends EchoPOA {
+        private final ORB orb;
+
+        Probe(ORB orb) {
+            this.orb = orb;
+        }
+
+        @Override
+        public String echoString(String s) {
+            switch (s) {
+                case "thread":
+                    return Thread.currentThread().getName();
+                case "current":
+                    try {
+                        Current current = CurrentHelper.narrow(orb.resolve_initial_references("POACurrent"));
+                        return current.get_POA().the_name() + "/"
+                                + new String(current.get_object_id(), StandardCharsets.UTF_8)
+                                + (current.get_servant() == this ? "/this" : "/other");
+                    } catch (Exception e) {
+                        return "no current: " + e;
+                    }
+                case "this":
+                    return orb.object_to_string(_this_object());
+                case "block":
+                    BLOCKED.countDown();
+                    try {
+                        RELEASE.await(10, java.util.concurrent.TimeUnit.SECONDS);
+                    } catch (InterruptedException e) {
+                        Thread.currentThread().interrupt();
+                    }
+                    return Thread.currentThread().getName();
+                case "runtime":
+                    throw new IllegalStateException("a bug in the servant");
+                case "system":
+                    throw new org.omg.CORBA.NO_PERMISSION("not you", 77, org.omg.CORBA.CompletionStatus.COMPLETED_YES);
+                default:
+                    return s;
+            }
+        }
+
+        @Override
+        public byte[] echoBytes(byte[] b) {
+            return b;
+        }
+
+        @Override
+        public int sleepMillis(int millis) {
+            return millis;
+        }
+
+        @Override
+        public void fail(String why) throws Refused {
+            throw new Refused(why);
+        }
+
+        @Override
+        public void ping() {
+        }
+    }
+
+    private Echo serveOnRoot(ORB serverOrb) {
+        server = serverOrb;
+        client = Orbs.stock();
+        return EchoHelper.narrow(client.string_to_object(Orbs.serve(server, new Probe(server))));
+    }
+
+    private long direct() {
+        return Orbs.transport(server).stats().directRequests();
+    }
+
+    @Test
+    void shouldRunTheServantOnTheDispatchWorkerThatTookTheRequest() {
+        Echo echo = serveOnRoot(Orbs.irmi());
+        for (int i = 0; i < 20; i++) {
+            assertThat(echo.echoString("call " + i)).isEqualTo("call " + i);
+        }
+        assertThat(echo.echoString("thread")).startsWith("irmi-dispatch-");
+        // the first request of a connection negotiates its code sets on JacORB's path
+        assertThat(direct()).isBetween(20L, 21L);
+        assertThat(Orbs.transport(server).stats().messagesRead()).isEqualTo(21);
+    }
+
+    @Test
+    void shouldGiveTheServantItsPoaCurrentAndItsOwnReference() throws Exception {
+        server = Orbs.irmi();
+        client = Orbs.stock();
+        POA root = POAHelper.narrow(server.resolve_initial_references("RootPOA"));
+        POA child = root.create_POA("direct-child", root.the_POAManager(), new org.omg.CORBA.Policy[] {
+            root.create_id_assignment_policy(IdAssignmentPolicyValue.USER_ID)});
+        root.the_POAManager().activate();
+        Probe probe = new Probe(server);
+        child.activate_object_with_id("obj-7".getBytes(StandardCharsets.UTF_8), probe);
+        org.omg.CORBA.Object ref = child.id_to_reference("obj-7".getBytes(StandardCharsets.UTF_8));
+        Echo echo = EchoHelper.narrow(client.string_to_object(server.object_to_string(ref)));
+        echo.echoString("warm-up"); // code sets
+        long before = direct();
+
+        assertThat(echo.echoString("current")).isEqualTo("direct-child/obj-7/this");
+        org.omg.CORBA.Object self = client.string_to_object(echo.echoString("this"));
+        assertThat(self._is_equivalent(echo)).isTrue();
+        assertThat(echo.echoString("thread")).startsWith("irmi-dispatch-");
+        assertThat(direct() - before).isEqualTo(3);
+    }
+
+    @Test
+    void shouldAnswerServantFailuresAsJacorbDoes() {
+        Echo echo = serveOnRoot(Orbs.irmi());
+
+        assertThat(directlyRun(echo, () -> assertThatThrownBy(() -> echo.echoString("runtime"))
+                .isInstanceOf(org.omg.CORBA.UNKNOWN.class))).isEqualTo(1);
+        assertThat(directlyRun(echo, () -> assertThatThrownBy(() -> echo.echoString("system"))
+                .isInstanceOfSatisfying(org.omg.CORBA.NO_PERMISSION.class, e -> {
+                    assertThat(e.minor).isEqualTo(77);
+                    assertThat(e.completed).isEqualTo(org.omg.CORBA.CompletionStatus.COMPLETED_YES);
+                }))).isEqualTo(1);
+        assertThat(directlyRun(echo, () -> assertThatThrownBy(() -> echo.fail("no"))
+                .isInstanceOfSatisfying(Refused.class, e -> assertThat(e.why).isEqualTo("no")))).isEqualTo(1);
+        assertThat(echo.echoString("still served")).isEqualTo("still served");
+    }
+
+    /**
+     * Runs {@code call} on a connection whose code sets are negotiated (a stock JacORB client opens a
+     * new connection after a system exception) and returns how many requests the direct path took.
+     */
+    private long directlyRun(Echo echo, Runnable call) {
+        assertThat(echo.echoString("warm-up")).isEqualTo("warm-up");
+        long before = direct();
+        call.run();
+        return direct() - before;
+    }
+
+    @Test
+    void shouldLeaveOnewaysAndObjectOperationsToJacorb() {
+        Echo echo = serveOnRoot(Orbs.irmi());
+        echo.echoString("warm-up");
+        long before = direct();
+
+        echo.ping();
+        assertThat(echo._is_a(irmitest.EchoHelper.id())).isTrue();
+        assertThat(echo._non_existent()).isFalse();
+        assertThat(echo.echoString("after")).isEqualTo("after");
+        assertThat(direct() - before).isEqualTo(1);
+    }
+
+    @Test
+    void shouldLeaveServantManagerPoasToJacorb() throws Exception {
+        server = Orbs.irmi();
+        client = Orbs.stock();
+        POA root = POAHelper.narrow(server.resolve_initial_references("RootPOA"));
+        POA managed = root.create_POA("managed", root.the_POAManager(), new org.omg.CORBA.Policy[] {
+            root.create_id_assignment_policy(IdAssignmentPolicyValue.USER_ID),
+            root.create_request_processing_policy(RequestProcessingPolicyValue.USE_SERVANT_MANAGER),
+            root.create_servant_retention_policy(ServantRetentionPolicyValue.RETAIN)});
+        AtomicInteger incarnations = new AtomicInteger();
+        Probe probe = new Probe(server);
+        managed.set_servant_manager(new Activator(incarnations, probe));
+        root.the_POAManager().activate();
+        org.omg.CORBA.Object ref = managed.create_reference_with_id("lazy".getBytes(StandardCharsets.UTF_8),
+                irmitest.EchoHelper.id());
+        Echo echo = EchoHelper.narrow(client.string_to_object(server.object_to_string(ref)));
+
+        assertThat(echo.echoString("thread")).doesNotStartWith("irmi-dispatch-");
+        assertThat(echo.echoString("again")).isEqualTo("again");
+        assertThat(incarnations).hasValue(1);
+        assertThat(direct()).isZero();
+    }
+
+    @Test
+    void shouldQueueInThePoaWhenEveryServantSlotIsBusy() throws Exception {
+        // thread_pool_max 2: two servants at once on the direct path; a third request goes to the POA
+        server = Orbs.irmi("jacorb.poa.thread_pool_max", "2", "jacorb.poa.thread_pool_min", "2");
+        String ior = Orbs.serve(server, new Probe(server));
+        BLOCKED = new java.util.concurrent.CountDownLatch(3);
+        RELEASE = new java.util.concurrent.CountDownLatch(1);
+        java.util.List<java.util.concurrent.CompletableFuture<String>> threads = new java.util.ArrayList<>();
+        for (int i = 0; i < 3; i++) {
+            ORB c = Orbs.stock();
+            moreClients.add(c);
+            Echo echo = EchoHelper.narrow(c.string_to_object(ior));
+            echo.echoString("warm-up"); // its own connection, code sets negotiated, nothing in flight
+            threads.add(java.util.concurrent.CompletableFuture.supplyAsync(() -> echo.echoString("block")));
+        }
+        assertThat(BLOCKED.await(10, java.util.concurrent.TimeUnit.SECONDS)).isTrue();
+        RELEASE.countDown();
+        java.util.List<String> names = new java.util.ArrayList<>();
+        for (var t : threads) {
+            names.add(t.get(10, java.util.concurrent.TimeUnit.SECONDS));
+        }
+        assertThat(names).filteredOn(n -> n.startsWith("irmi-dispatch-")).hasSize(2);
+        assertThat(direct()).isEqualTo(2);
+    }
+
+    @Test
+    void shouldTakeJacorbsPathWhenTurnedOff() {
+        Echo echo = serveOnRoot(Orbs.irmi("irmi.transport.direct_dispatch", "false"));
+        for (int i = 0; i < 5; i++) {
+            echo.echoString("call " + i);
+        }
+        assertThat(echo.echoString("thread")).doesNotStartWith("irmi-dispatch-");
+        assertThat(direct()).isZero();
+    }
+
+    @Test
+    void shouldTakeJacorbsPathWhenTheApplicationRegistersAServerInterceptor() {
+        CountingInitializer.received.set(0);
+        Echo echo = serveOnRoot(Orbs.irmi(
+                "org.omg.PortableInterceptor.ORBInitializerClass." + CountingInitializer.class.getName(), ""));
+        for (int i = 0; i < 5; i++) {
+            echo.echoString("call " + i);
+        }
+        assertThat(CountingInitializer.received).hasValue(5);
+        assertThat(direct()).isZero();
+    }
+
+    private static final class Activator extends LocalObject implements ServantActivator {
+        private final AtomicInteger incarnations;
+        private final Servant servant;
+
+        Activator(AtomicInteger incarnations, Servant servant) {
+            this.incarnations = incarnations;
+            this.servant = servant;
+        }
+
+        @Override
+        public Servant incarnate(byte[] oid, POA adapter) {
+            incarnations.incrementAndGet();
+            return servant;
+        }
+
+        @Override
+        public void etherealize(byte[] oid, POA adapter, Servant servant, boolean cleanup, boolean remaining) {
+        }
+    }
+
+    /** Registers a server interceptor that counts the requests it sees, as an application's would. */
+    public static final class CountingInitializer extends LocalObject implements ORBInitializer {
+        static final AtomicInteger received = new AtomicInteger();
+
+        @Override
+        public void pre_init(ORBInitInfo info) {
+            try {
+                info.add_server_request_interceptor(new Counting());
+            } catch (org.omg.PortableInterceptor.ORBInitInfoPackage.DuplicateName e) {
+                throw new IllegalStateException(e);
+            }
+        }
+
+        @Override
+        public void post_init(ORBInitInfo info) {
+        }
+    }
+
+    private static final class Counting extends LocalObject implements ServerRequestInterceptor {
+        @Override
+        public String name() {
+            return "counting";
+        }
+
+        @Override
+        public void destroy() {
+        }
+
+        @Override
+        public void receive_request_service_contexts(ServerRequestInfo ri) {
+        }
+
+        @Override
+        public void receive_request(ServerRequestInfo ri) {
+            CountingInitializer.received.incrementAndGet();
+        }
+
+        @Override
+        public void send_reply(ServerRequestInfo ri) {
+        }
+
+        @Override
+        public void send_exception(ServerRequestInfo ri) {
+        }
+
+        @Override
+        public void send_other(ServerRequestInfo ri) {
+        }
+    }
+}
