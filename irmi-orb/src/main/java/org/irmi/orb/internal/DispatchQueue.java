@@ -6,6 +6,7 @@ import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.concurrent.atomic.AtomicInteger;
 import java.util.concurrent.locks.LockSupport;
 import java.util.function.Consumer;
+import java.util.function.IntSupplier;
 
 /**
  * The bounded hand-off between the selector thread and the dispatch workers.
@@ -15,6 +16,17 @@ import java.util.function.Consumer;
  * once per turn, which unparks a parked worker only if work is waiting. A worker that takes an
  * item while a backlog waits wakes one more worker, and spins briefly before parking, so under
  * load requests pass with few futex calls.
+ *
+ * <p>Workers that run servants ({@code DirectDispatch}) need another rule, because a worker may be
+ * held up for as long as its servant blocks. They keep as many workers <em>running</em> as the
+ * in-flight limit says keeps the cores busy ({@code runningTarget}, from {@code CoreLimit}, at least
+ * the cores): a worker counts as running while it is awake and not held up, where held up means
+ * in its handler for more than {@link #HELD_UP_NANOS}. A worker that takes an item, and the
+ * selector's per-turn {@link #signal()}, wake a parked worker when items wait and fewer than that
+ * many run. So CPU-bound servants run on about as many workers as there are cores, one after
+ * another, instead of on every worker at once, each woken for one request; and servants that block
+ * get more workers as soon as they are held up ({@link #needsWatch()} keeps the selector's wait
+ * short enough to notice).
  *
  * <p>THREADING: {@link #offer} and {@link #signal} from the selector thread (or any thread);
  * workers are private.
@@ -28,27 +40,30 @@ final class DispatchQueue<T> {
      * turn's batch faster than a parked one wakes up; every extra wake-up is a context switch on
      * both sides. The selector's per-turn {@link #signal()} still wakes a parked worker whenever
      * work waits, so a worker held up inside JacORB never strands the queue.
-     *
-     * <p>Workers that run servants ({@code DirectDispatch}) may be held up for as long as a servant
-     * blocks, so they wake a helper whenever anything waits ({@code wakeDepth} 1).
      */
     static final int HELPER_WAKE_DEPTH = 16;
+    /**
+     * A worker that runs servants and has been in its handler this long is held up (blocked, or
+     * preempted), and no longer counts as running. An echo's servant and reply take 20 to 40 us of CPU.
+     */
+    static final long HELD_UP_NANOS = TimeUnit.MILLISECONDS.toNanos(1);
 
     private final ConcurrentLinkedQueue<T> queue = new ConcurrentLinkedQueue<>();
     private final AtomicInteger size = new AtomicInteger();
     private final int capacity;
     private final java.util.List<Worker> workers;
     private final Consumer<T> handler;
-    private final int wakeDepth;
+    /** Null for quick hand-offs; for workers that run servants, how many should run. */
+    private final IntSupplier runningTarget;
     private volatile boolean running = true;
 
     /**
-     * @param wakeDepth a worker that takes an item wakes a parked one when at least this many more wait
-     *                  ({@link #HELPER_WAKE_DEPTH} for quick hand-offs, 1 for workers that run servants)
+     * @param runningTarget null for workers that hand items on quickly ({@link #HELPER_WAKE_DEPTH});
+     *                      for workers that run servants, how many of them should be running
      */
-    DispatchQueue(String threadNamePrefix, int threads, int capacity, int wakeDepth, Consumer<T> handler) {
+    DispatchQueue(String threadNamePrefix, int threads, int capacity, IntSupplier runningTarget, Consumer<T> handler) {
         this.capacity = capacity;
-        this.wakeDepth = wakeDepth;
+        this.runningTarget = runningTarget;
         this.handler = handler;
         this.workers = new java.util.ArrayList<>(threads);
         for (int i = 0; i < threads; i++) {
@@ -69,11 +84,36 @@ final class DispatchQueue<T> {
         return true;
     }
 
-    /** Wakes one parked worker if work is waiting (once per selector turn). */
+    /** Wakes one parked worker if work is waiting and, for servant workers, too few run (once per selector turn). */
     void signal() {
-        if (size.get() > 0) {
+        if (size.get() > 0 && (runningTarget == null || tooFewRunning())) {
             wakeOne();
         }
+    }
+
+    /**
+     * True while items wait for workers that run servants: the selector then waits at most a
+     * millisecond per turn, so that {@link #signal()} notices workers held up in their servants.
+     */
+    boolean needsWatch() {
+        return runningTarget != null && size.get() > 0;
+    }
+
+    private boolean tooFewRunning() {
+        int target = runningTarget.getAsInt();
+        long now = System.nanoTime();
+        int n = 0;
+        for (Worker w : workers) {
+            if (!w.parked.get()) {
+                long since = w.busySince;
+                if (since == 0 || now - since < HELD_UP_NANOS) {
+                    if (++n >= target) {
+                        return false;
+                    }
+                }
+            }
+        }
+        return true;
     }
 
     private void wakeOne() {
@@ -123,6 +163,8 @@ final class DispatchQueue<T> {
     private final class Worker implements Runnable {
         final AtomicBoolean parked = new AtomicBoolean();
         final Thread thread;
+        /** System.nanoTime() when its handler started the current item, 0 between items (or 1 if it was 0). */
+        volatile long busySince;
 
         Worker(String name) {
             thread = new Thread(this, name);
@@ -150,10 +192,16 @@ final class DispatchQueue<T> {
                     }
                     parked.set(false);
                 }
-                if (size.get() >= wakeDepth) {
-                    wakeOne(); // a backlog: let a second worker help
+                if (runningTarget == null ? size.get() >= HELPER_WAKE_DEPTH : size.get() > 0 && tooFewRunning()) {
+                    wakeOne(); // let another worker help
                 }
-                handler.accept(t);
+                long now = System.nanoTime();
+                busySince = now == 0 ? 1 : now;
+                try {
+                    handler.accept(t);
+                } finally {
+                    busySince = 0;
+                }
             }
         }
     }

@@ -33,9 +33,11 @@ final class RequestDispatch {
         this.loop = loop;
         // never on the selector thread: servant code may block
         this.directAllowed = config.directDispatch() && config.dispatchThreads() > 0;
+        // workers that run servants: as many running as the in-flight limit says keep the cores busy
+        int cores = Runtime.getRuntime().availableProcessors();
         this.queue = config.dispatchThreads() == 0 ? null : new DispatchQueue<>("irmi-dispatch",
                 config.dispatchWorkers(), config.handoffQueueCapacity(),
-                directAllowed ? 1 : DispatchQueue.HELPER_WAKE_DEPTH, this::dispatch);
+                directAllowed ? () -> Math.max(cores, loop.admission.limit()) : null, this::dispatch);
     }
 
     /**
@@ -74,6 +76,11 @@ final class RequestDispatch {
     long directRequests() {
         DirectDispatch d = direct;
         return d == null ? 0 : d.taken();
+    }
+
+    /** True while the selector should wait at most 1 ms per turn, to wake workers for requests held up behind servants. */
+    boolean needsWatch() {
+        return queue != null && queue.needsWatch();
     }
 
     /** Requests waiting for a worker (0 in inline mode). Any thread. */

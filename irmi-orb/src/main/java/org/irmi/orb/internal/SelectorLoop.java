@@ -141,7 +141,8 @@ final class SelectorLoop implements IrmiTransport, Runnable {
         while (running) {
             try {
                 runTasks();
-                long waitMillis = pacer.hasDeferred() ? 1 : Math.max(1, TimeUnit.NANOSECONDS.toMillis(nextSweep - nowNanos));
+                long waitMillis = pacer.hasDeferred() || dispatch.needsWatch() ? 1
+                        : Math.max(1, TimeUnit.NANOSECONDS.toMillis(nextSweep - nowNanos));
                 waitMillis = acceptor.resumeIfDue(nowNanos, waitMillis);
                 if (!tlsReads.any()) {
                     selector.select(waitMillis);

@@ -15,7 +15,7 @@ class DispatchQueueTest {
     void shouldRefuseOffersBeyondCapacityWhenWorkersAreBusy() throws InterruptedException {
         CountDownLatch release = new CountDownLatch(1);
         CountDownLatch started = new CountDownLatch(1);
-        DispatchQueue<Integer> q = new DispatchQueue<>("t-busy", 1, 2, DispatchQueue.HELPER_WAKE_DEPTH, i -> {
+        DispatchQueue<Integer> q = new DispatchQueue<>("t-busy", 1, 2, null, i -> {
             started.countDown();
             try {
                 release.await();
@@ -39,7 +39,7 @@ class DispatchQueueTest {
         int n = 100_000;
         Set<Integer> seen = ConcurrentHashMap.newKeySet();
         CountDownLatch done = new CountDownLatch(n);
-        DispatchQueue<Integer> q = new DispatchQueue<>("t-all", 2, n, DispatchQueue.HELPER_WAKE_DEPTH, i -> {
+        DispatchQueue<Integer> q = new DispatchQueue<>("t-all", 2, n, null, i -> {
             if (seen.add(i)) {
                 done.countDown();
             }
@@ -61,7 +61,7 @@ class DispatchQueueTest {
         CountDownLatch release = new CountDownLatch(1);
         CountDownLatch firstStarted = new CountDownLatch(1);
         CountDownLatch secondDone = new CountDownLatch(1);
-        DispatchQueue<Integer> q = new DispatchQueue<>("t-held", 2, 100, DispatchQueue.HELPER_WAKE_DEPTH, i -> {
+        DispatchQueue<Integer> q = new DispatchQueue<>("t-held", 2, 100, null, i -> {
             if (i == 0) {
                 firstStarted.countDown();
                 try {
@@ -84,13 +84,13 @@ class DispatchQueueTest {
     }
 
     @Test
-    void shouldStartEveryWaitingItemFromOneSignalWhenWorkersWakeHelpersAtDepthOne() throws InterruptedException {
+    void shouldStartEveryWaitingItemFromOneSignalWhileFewerThanTheTargetRun() throws InterruptedException {
         // workers that run servants: each may block, so every waiting item must get a worker without
         // waiting for the selector's next signal
         int n = 4;
         CountDownLatch allStarted = new CountDownLatch(n);
         CountDownLatch release = new CountDownLatch(1);
-        DispatchQueue<Integer> q = new DispatchQueue<>("t-servants", n, 100, 1, i -> {
+        DispatchQueue<Integer> q = new DispatchQueue<>("t-servants", n, 100, () -> n, i -> {
             allStarted.countDown();
             try {
                 release.await();
@@ -104,6 +104,37 @@ class DispatchQueueTest {
         }
         q.signal(); // the only signal
         assertThat(allStarted.await(5, TimeUnit.SECONDS)).isTrue();
+        release.countDown();
+        q.shutdown(5000);
+    }
+
+    @Test
+    void shouldWakeAnotherServantWorkerOnceTheRunningOnesAreHeldUp() throws InterruptedException {
+        // target 1: one worker runs; when it blocks longer than HELD_UP_NANOS, the selector's next
+        // signal wakes another, and so on, so blocked servants never strand the queue
+        int n = 3;
+        CountDownLatch allStarted = new CountDownLatch(n);
+        CountDownLatch release = new CountDownLatch(1);
+        DispatchQueue<Integer> q = new DispatchQueue<>("t-held-up", n, 100, () -> 1, i -> {
+            allStarted.countDown();
+            try {
+                release.await();
+            } catch (InterruptedException e) {
+                Thread.currentThread().interrupt();
+            }
+        });
+        Thread.sleep(50); // let the workers park
+        for (int i = 0; i < n; i++) {
+            assertThat(q.offer(i)).isTrue();
+        }
+        assertThat(q.needsWatch()).isTrue();
+        long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(5);
+        while (allStarted.getCount() > 0 && System.nanoTime() < deadline) {
+            q.signal(); // as the selector does every turn, at most 1 ms apart while needsWatch()
+            Thread.sleep(1);
+        }
+        assertThat(allStarted.getCount()).isZero();
+        assertThat(q.needsWatch()).isFalse();
         release.countDown();
         q.shutdown(5000);
     }
