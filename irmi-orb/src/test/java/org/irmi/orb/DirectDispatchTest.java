@@ -8,7 +8,6 @@ import java.util.concurrent.atomic.AtomicInteger;
 
 import irmitest.Echo;
 import irmitest.EchoHelper;
-import irmitest.EchoPOA;
 import irmitest.Refused;
 
 import org.junit.jupiter.api.AfterEach;
@@ -51,7 +50,7 @@ class DirectDispatchTest {
     }
 
     /** Answers questions about where and how it runs. */
-    private static final class Probe extends EchoPOA {
+    private static final class Probe extends EchoServant {
         private final ORB orb;
 
         Probe(ORB orb) {
@@ -89,25 +88,6 @@ class DirectDispatchTest {
                 default:
                     return s;
             }
-        }
-
-        @Override
-        public byte[] echoBytes(byte[] b) {
-            return b;
-        }
-
-        @Override
-        public int sleepMillis(int millis) {
-            return millis;
-        }
-
-        @Override
-        public void fail(String why) throws Refused {
-            throw new Refused(why);
-        }
-
-        @Override
-        public void ping() {
         }
     }
 

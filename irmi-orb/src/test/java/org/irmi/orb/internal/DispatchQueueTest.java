@@ -90,14 +90,8 @@ class DispatchQueueTest {
         int n = 4;
         CountDownLatch allStarted = new CountDownLatch(n);
         CountDownLatch release = new CountDownLatch(1);
-        DispatchQueue<Integer> q = new DispatchQueue<>("t-servants", n, 100, () -> n, i -> {
-            allStarted.countDown();
-            try {
-                release.await();
-            } catch (InterruptedException e) {
-                Thread.currentThread().interrupt();
-            }
-        });
+        DispatchQueue<Integer> q = new DispatchQueue<>("t-servants", n, 100, () -> n,
+                i -> startAndBlock(allStarted, release));
         Thread.sleep(50); // let the workers park
         for (int i = 0; i < n; i++) {
             assertThat(q.offer(i)).isTrue();
@@ -115,14 +109,8 @@ class DispatchQueueTest {
         int n = 3;
         CountDownLatch allStarted = new CountDownLatch(n);
         CountDownLatch release = new CountDownLatch(1);
-        DispatchQueue<Integer> q = new DispatchQueue<>("t-held-up", n, 100, () -> 1, i -> {
-            allStarted.countDown();
-            try {
-                release.await();
-            } catch (InterruptedException e) {
-                Thread.currentThread().interrupt();
-            }
-        });
+        DispatchQueue<Integer> q = new DispatchQueue<>("t-held-up", n, 100, () -> 1,
+                i -> startAndBlock(allStarted, release));
         Thread.sleep(50); // let the workers park
         for (int i = 0; i < n; i++) {
             assertThat(q.offer(i)).isTrue();
@@ -137,5 +125,15 @@ class DispatchQueueTest {
         assertThat(q.needsWatch()).isFalse();
         release.countDown();
         q.shutdown(5000);
+    }
+
+    /** A servant that blocks: counts itself started, then waits for the release. */
+    private static void startAndBlock(CountDownLatch started, CountDownLatch release) {
+        started.countDown();
+        try {
+            release.await();
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+        }
     }
 }
