@@ -31,22 +31,13 @@ public final class BackendMain {
     }
 
     public static void main(String[] argv) throws Exception {
-        Args args;
-        OrbChoice orbChoice;
-        try {
-            args = Args.parse(argv, OPTIONS, Set.of("watch-stdin"));
-            orbChoice = OrbChoice.parse(args.get("orb", "irmi"));
-        } catch (IllegalArgumentException e) {
-            System.err.println("backend: " + e.getMessage());
-            System.exit(2);
-            return;
-        }
-        ChildProcessSupport.exitWhenParentGoes(args.has("watch-stdin"));
-        RmiIiop.installSystemProperties(orbChoice);
+        TierStartup start = TierStartup.begin("backend", argv, OPTIONS);
+        Args args = start.args();
+        OrbChoice orbChoice = start.orb();
         String db = args.get("db", "h2");
         String url = "h2".equals(db) ? TradeDatabase.EMBEDDED_H2_URL : db;
-        int users = args.getInt("users", 15_000, 1);
-        int quotes = args.getInt("quotes", 10_000, 1);
+        int users = start.users();
+        int quotes = start.quotes();
         int threads = args.getInt("threads", 32, 1);
         HikariDataSource pool = TradeDatabase.pool(url, args.get("schema", null), args.getInt("pool", threads, 1));
         long t0 = System.nanoTime();

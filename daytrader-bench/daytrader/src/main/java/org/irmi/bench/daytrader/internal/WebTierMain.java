@@ -36,21 +36,12 @@ public final class WebTierMain {
     }
 
     public static void main(String[] argv) throws Exception {
-        Args args;
-        OrbChoice orbChoice;
-        try {
-            args = Args.parse(argv, OPTIONS, Set.of("watch-stdin"));
-            orbChoice = OrbChoice.parse(args.get("orb", "irmi"));
-        } catch (IllegalArgumentException e) {
-            System.err.println("web: " + e.getMessage());
-            System.exit(2);
-            return;
-        }
-        ChildProcessSupport.exitWhenParentGoes(args.has("watch-stdin"));
-        RmiIiop.installSystemProperties(orbChoice);
+        TierStartup start = TierStartup.begin("web", argv, OPTIONS);
+        Args args = start.args();
+        OrbChoice orbChoice = start.orb();
         String ior = args.get("ior", null);
-        int users = args.getInt("users", 15_000, 1);
-        int quotes = args.getInt("quotes", 10_000, 1);
+        int users = start.users();
+        int quotes = start.quotes();
         if (ior == null) {
             String ready = args.get("backend-ready", null);
             if (ready == null) {
@@ -62,8 +53,10 @@ public final class WebTierMain {
                 p.load(in);
             }
             ior = p.getProperty("ior");
-            users = args.has("users") ? users : Integer.parseInt(p.getProperty("users", "15000"));
-            quotes = args.has("quotes") ? quotes : Integer.parseInt(p.getProperty("quotes", "10000"));
+            users = args.has("users") ? users
+                    : Integer.parseInt(p.getProperty("users", Integer.toString(TierStartup.DEFAULT_USERS)));
+            quotes = args.has("quotes") ? quotes
+                    : Integer.parseInt(p.getProperty("quotes", Integer.toString(TierStartup.DEFAULT_QUOTES)));
         }
         OperatorCredential operator;
         try {
