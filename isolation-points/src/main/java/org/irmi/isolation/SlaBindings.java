@@ -32,9 +32,7 @@ public final class SlaBindings {
                 // the SLA's baseline is its whole baselineWindow: no edge until a full window of
                 // traffic has been seen (a 3-sample baseline at start-up took cold requests for a drop)
                 .minBaselineSamples(baselineSamples)
-                .resources(pc.resources().stream()
-                        .map(r -> org.irmi.monitors.EdgeEvent.Resource.valueOf(r.name()))
-                        .toList())
+                .resources(pc.resources())
                 .build();
     }
 

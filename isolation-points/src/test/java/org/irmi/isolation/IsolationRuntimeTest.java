@@ -48,7 +48,7 @@ class IsolationRuntimeTest {
         EdgeSample base = new EdgeSample(0, 100, 0.5, 0.01, 1e6);
         EdgeSample bad = new EdgeSample(1, 20, 1.8, 0.4, 5e8);
         rt.onEdge(new EdgeEvent.RisingEdge(clock.nanoTime(), bad, base, 80,
-                Map.of(EdgeEvent.Resource.ALLOCATION, 49_900.0)));
+                Map.of(org.irmi.sla.PoisonConfig.Resource.ALLOCATION, 49_900.0)));
         assertThat(rt.inPoisonEpisode()).isTrue();
         clock.advance(java.time.Duration.ofSeconds(1)); // the episode lasts minEpisode: advertised
         assertThat(rt.advertisesOverload(clock.nanoTime())).isTrue();

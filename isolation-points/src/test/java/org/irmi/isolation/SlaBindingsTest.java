@@ -71,9 +71,9 @@ class SlaBindingsTest {
                     resources: [gc]
                 """, "gc-only.yaml");
         assertThat(SlaBindings.edges(gcOnly.isolationPoints().poison().orElseThrow()).resources())
-                .containsExactly(org.irmi.monitors.EdgeEvent.Resource.GC);
+                .containsExactly(org.irmi.sla.PoisonConfig.Resource.GC);
         assertThat(SlaBindings.edges(sla.isolationPoints().poison().orElseThrow()).resources())
-                .containsExactlyInAnyOrder(org.irmi.monitors.EdgeEvent.Resource.values());
+                .containsExactlyInAnyOrder(org.irmi.sla.PoisonConfig.Resource.values());
     }
 
     @Test

@@ -6,7 +6,7 @@ import java.util.EnumSet;
 import java.util.Objects;
 import java.util.Set;
 
-import org.irmi.monitors.EdgeEvent.Resource;
+import org.irmi.sla.PoisonConfig.Resource;
 
 /**
  * Thresholds of an {@link EdgeDetector}. Immutable; build with {@link #custom()}, each setter
@@ -32,9 +32,9 @@ import org.irmi.monitors.EdgeEvent.Resource;
 public final class EdgeDetectorConfig {
 
     /** Default X: 30 %. */
-    public static final double DEFAULT_THROUGHPUT_DROP_PERCENT = 30.0;
+    public static final double DEFAULT_THROUGHPUT_DROP_PERCENT = org.irmi.sla.PoisonConfig.DEFAULT_THROUGHPUT_DROP_PERCENT;
     /** Default Y: 50 %. */
-    public static final double DEFAULT_RESOURCE_RISE_PERCENT = 50.0;
+    public static final double DEFAULT_RESOURCE_RISE_PERCENT = org.irmi.sla.PoisonConfig.DEFAULT_RESOURCE_RISE_PERCENT;
     /** Default R: 15 %. */
     public static final double DEFAULT_RECOVERY_PERCENT = 15.0;
     /** Default recovered samples in a row: 1. */
@@ -54,7 +54,8 @@ public final class EdgeDetectorConfig {
     /** Default longest episode: 60 s. */
     public static final Duration DEFAULT_MAX_EPISODE = Duration.ofSeconds(60);
     /** Default watched resources: all of them. */
-    public static final Set<Resource> DEFAULT_RESOURCES = java.util.Collections.unmodifiableSet(EnumSet.allOf(Resource.class));
+    public static final Set<Resource> DEFAULT_RESOURCES =
+            java.util.Collections.unmodifiableSet(EnumSet.copyOf(org.irmi.sla.PoisonConfig.DEFAULT_RESOURCES));
 
     private final double throughputDropPercent;
     private final double resourceRisePercent;

@@ -1,5 +1,7 @@
 package org.irmi.monitors;
 
+import org.irmi.sla.PoisonConfig.Resource;
+
 import java.util.Map;
 
 /**
@@ -16,16 +18,6 @@ public sealed interface EdgeEvent permits EdgeEvent.RisingEdge, EdgeEvent.Fallin
 
     /** @return the baseline (mean of the normal samples before the episode) */
     EdgeSample baseline();
-
-    /** A resource that can rise with a throughput drop. */
-    enum Resource {
-        /** Process CPU. */
-        CPU,
-        /** Time in garbage collection. */
-        GC,
-        /** Bytes allocated per second by requests. */
-        ALLOCATION
-    }
 
     /** Why an episode ended. */
     enum Recovery {

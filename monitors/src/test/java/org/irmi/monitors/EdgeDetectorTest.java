@@ -9,7 +9,7 @@ import java.util.Optional;
 
 import org.irmi.monitors.EdgeEvent.FallingEdge;
 import org.irmi.monitors.EdgeEvent.Recovery;
-import org.irmi.monitors.EdgeEvent.Resource;
+import org.irmi.sla.PoisonConfig.Resource;
 import org.irmi.monitors.EdgeEvent.RisingEdge;
 import org.junit.jupiter.api.Test;
 

@@ -13,7 +13,7 @@ import org.irmi.monitors.EdgeDetectorConfig;
 import org.irmi.monitors.EdgeEvent;
 import org.irmi.monitors.EdgeEvent.FallingEdge;
 import org.irmi.monitors.EdgeEvent.Recovery;
-import org.irmi.monitors.EdgeEvent.Resource;
+import org.irmi.sla.PoisonConfig.Resource;
 import org.irmi.monitors.EdgeEvent.RisingEdge;
 import org.irmi.monitors.EdgeSample;
 
