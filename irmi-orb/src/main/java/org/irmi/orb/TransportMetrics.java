@@ -59,6 +59,12 @@ public final class TransportMetrics implements MeterBinder {
                 "requests", s -> s.earlyRejections());
         counter(registry, "irmi.transport.handoff.rejections", "requests answered TRANSIENT: hand-off queue full",
                 "requests", s -> s.handoffRejections());
+        counter(registry, "irmi.transport.poa_queue.rejections",
+                "requests answered TRANSIENT: jacorb.poa.queue_max requests already waited (queue_wait off)",
+                "requests", s -> s.poaQueueRefusals());
+        counter(registry, "irmi.transport.poa_queue.timeouts",
+                "requests answered TIMEOUT: they waited jacorb.poa.threadtimeout for a slot", "requests",
+                s -> s.poaThreadTimeouts());
         counter(registry, "irmi.transport.cancelled", "queued requests dropped by CancelRequest", "requests",
                 s -> s.cancelledRequests());
         counter(registry, "irmi.transport.direct", "requests whose servant a dispatch worker ran without the POA queue",

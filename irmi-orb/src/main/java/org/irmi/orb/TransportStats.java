@@ -35,6 +35,9 @@ package org.irmi.orb;
  *                               {@code irmi.transport.max_requests_in_flight}
  * @param directRequests         requests whose servant a dispatch worker ran itself, without JacORB's POA queue
  *                               ({@code irmi.transport.direct_dispatch}); the others went through the POA
+ * @param poaQueueRefusals       requests answered TRANSIENT because {@code jacorb.poa.queue_max} requests already waited
+ *                               for a slot and {@code jacorb.poa.queue_wait} is off
+ * @param poaThreadTimeouts      requests answered TIMEOUT because they waited {@code jacorb.poa.threadtimeout} for a slot
  */
 public record TransportStats(int openConnections, long acceptedConnections, long refusedConnections,
                              long messagesRead, long bytesRead, long messageErrorsSent,
@@ -43,5 +46,6 @@ public record TransportStats(int openConnections, long acceptedConnections, long
                              long stallCloses, int handoffQueueDepth, long budgetPauses, long budgetCloses,
                              long inboundHeldBytes, long inboundLimitBytes, long readDeferrals,
                              long acceptFailures, long sharePauses, long tlsHandshakes, int requestsInFlight,
-                             int requestsWaiting, int requestsLimit, long directRequests) {
+                             int requestsWaiting, int requestsLimit, long directRequests,
+                             long poaQueueRefusals, long poaThreadTimeouts) {
 }

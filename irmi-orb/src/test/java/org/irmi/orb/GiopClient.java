@@ -179,6 +179,13 @@ final class GiopClient implements AutoCloseable {
         return stringResult(m);
     }
 
+    /** Minor code of a big-endian SYSTEM_EXCEPTION reply: after the repository id, aligned to 4. */
+    static int exceptionMinor(byte[] m) {
+        int at = bodyStart(m);
+        at += 4 + readInt(m, at);
+        return readInt(m, (at + 3) & ~3);
+    }
+
     private static int bodyStart(byte[] m) {
         int at = 20;
         int contexts = readInt(m, at);

@@ -21,9 +21,13 @@ import org.omg.CORBA.ORB;
 class RequestShareTest {
 
     private static final int PIPELINED = 600;
-    /** A POA queue far shorter than the flood: without a share, most of the flood is refused with TRANSIENT. */
-    private static final String[] SMALL_POA = {"jacorb.poa.queue_max", "100", "jacorb.poa.thread_pool_min", "2",
-        "jacorb.poa.thread_pool_max", "2"};
+    /**
+     * A POA queue far shorter than the flood: without a share, most of the flood is refused with
+     * TRANSIENT. {@code queue_wait} on: the flood's requests beyond it wait ({@link PoaQueueLimitsTest}
+     * shows it off, where they are refused).
+     */
+    private static final String[] SMALL_POA = {"jacorb.poa.queue_max", "100", "jacorb.poa.queue_wait", "on",
+        "jacorb.poa.thread_pool_min", "2", "jacorb.poa.thread_pool_max", "2"};
 
     @Test
     void shouldKeepAFloodersRequestsInItsOwnSocketSoThatNoRequestIsRefused() throws Exception {

@@ -36,6 +36,13 @@ public final class MinorCodes {
     public static final int VALUE_REFUSED = VMCID | 0x12;
     /** Transport: a request larger than the inbound memory budget could hold, refused at its header ({@code NO_MEMORY}). */
     public static final int REQUEST_OVER_BUDGET = VMCID | 0x13;
+    /**
+     * Transport: as many requests as {@code jacorb.poa.queue_max} already waited for a servant thread, and
+     * {@code jacorb.poa.queue_wait} is off ({@code TRANSIENT}, as JacORB's POA answers its full queue).
+     */
+    public static final int POA_QUEUE_FULL = VMCID | 0x14;
+    /** Transport: the request waited {@code jacorb.poa.threadtimeout} for a servant thread ({@code TIMEOUT}, as JacORB's POA). */
+    public static final int POA_THREAD_TIMEOUT = VMCID | 0x15;
 
     private MinorCodes() {
     }
@@ -61,6 +68,8 @@ public final class MinorCodes {
             case SHORT_CIRCUIT_UNSUPPORTED -> "SHORT_CIRCUIT_UNSUPPORTED";
             case VALUE_REFUSED -> "VALUE_REFUSED";
             case REQUEST_OVER_BUDGET -> "REQUEST_OVER_BUDGET";
+            case POA_QUEUE_FULL -> "POA_QUEUE_FULL";
+            case POA_THREAD_TIMEOUT -> "POA_THREAD_TIMEOUT";
             default -> "0x" + Integer.toHexString(minor);
         };
     }

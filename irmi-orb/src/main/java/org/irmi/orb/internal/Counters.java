@@ -13,6 +13,8 @@ final class Counters {
     final LongAdder oversize = new LongAdder();
     final LongAdder earlyRejections = new LongAdder();
     final LongAdder handoffRejections = new LongAdder();
+    final LongAdder poaQueueRefusals = new LongAdder();
+    final LongAdder poaThreadTimeouts = new LongAdder();
     final LongAdder cancelled = new LongAdder();
     final LongAdder outboundOverflowCloses = new LongAdder();
     final LongAdder idleCloses = new LongAdder();

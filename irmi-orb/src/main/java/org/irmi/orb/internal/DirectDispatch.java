@@ -13,6 +13,9 @@ import org.jacorb.orb.giop.RequestInputStream;
 import org.jacorb.orb.portableInterceptor.InterceptorManager;
 import org.jacorb.poa.InvocationContext;
 import org.jacorb.poa.POA;
+import org.jacorb.poa.RPPoolManager;
+import org.jacorb.poa.RequestController;
+import org.jacorb.poa.RequestProcessor;
 import org.jacorb.poa.util.POAUtil;
 import org.omg.CORBA.ORB;
 import org.omg.CORBA.portable.InvokeHandler;
@@ -41,14 +44,18 @@ import org.slf4j.LoggerFactory;
  * as on a POA thread.
  *
  * <p>At most {@code maxServants} servants run on this path at once (one per dispatch worker beyond
- * {@code dispatch_threads}); a request that finds them all busy goes JacORB's way, into the POA's
- * queue, as before. So a few workers always stay free for what is not a request (replies to callbacks
- * that blocked servants wait for), however many closed-loop connections have a request in flight.
+ * {@code dispatch_threads}), so a few workers always stay free for what is not a request (replies to
+ * callbacks that blocked servants wait for), however many closed-loop connections have a request in
+ * flight. Each servant run here also holds one of its POA's request processors, unused, while it
+ * runs: {@code jacorb.poa.thread_pool_max} bounds a POA's servants on both paths together, as in
+ * stock JacORB. A request that finds either busy goes JacORB's way, into the POA's queue, where
+ * JacORB's {@code queue_max}, {@code queue_wait} and {@code threadtimeout} apply to it.
  *
  * <p>What differs: the POA does not count these requests as active, so {@code deactivate_object}
- * and {@code destroy(..., true)} do not wait for them (a servant that is being deactivated may still
- * get a request that had already started), and the requests are not ordered with the ones waiting
- * in the POA's queue (JacORB's pool does not order them either).
+ * and {@code destroy(..., true)} do not wait for them as for the requests the POA runs (a servant
+ * that is being deactivated may still get a request that had already started), and the requests are
+ * not ordered with the ones waiting in the POA's queue
+ * (JacORB's pool does not order them either).
  *
  * <p>THREADING: {@link #run} on dispatch workers, any number at once.
  */
@@ -59,6 +66,13 @@ final class DirectDispatch {
     private static final MethodHandle IS_SINGLE_THREAD_MODEL;
     private static final MethodHandle IS_USE_DEFAULT_SERVANT;
     private static final VarHandle SERVER_INTERCEPTORS;
+    private static final MethodHandle REQUEST_CONTROLLER;
+    private static final MethodHandle POOL_MANAGER;
+    private static final MethodHandle POOL_COUNT;
+    private static final MethodHandle POOL_SIZE;
+    private static final VarHandle POOL_MAX;
+    private static final MethodHandle GET_PROCESSOR;
+    private static final MethodHandle RELEASE_PROCESSOR;
 
     static {
         try {
@@ -67,6 +81,16 @@ final class DirectDispatch {
             IS_USE_DEFAULT_SERVANT = poa.findVirtual(POA.class, "isUseDefaultServant", MethodType.methodType(boolean.class));
             SERVER_INTERCEPTORS = MethodHandles.privateLookupIn(InterceptorManager.class, MethodHandles.lookup())
                     .findVarHandle(InterceptorManager.class, "server_req_interceptors", Interceptor[].class);
+            REQUEST_CONTROLLER = poa.findVirtual(POA.class, "getRequestController", MethodType.methodType(RequestController.class));
+            POOL_MANAGER = MethodHandles.privateLookupIn(RequestController.class, MethodHandles.lookup())
+                    .findVirtual(RequestController.class, "getPoolManager", MethodType.methodType(RPPoolManager.class));
+            MethodHandles.Lookup pool = MethodHandles.privateLookupIn(RPPoolManager.class, MethodHandles.lookup());
+            POOL_COUNT = pool.findVirtual(RPPoolManager.class, "getPoolCount", MethodType.methodType(int.class));
+            POOL_SIZE = pool.findVirtual(RPPoolManager.class, "getPoolSize", MethodType.methodType(int.class));
+            POOL_MAX = pool.findVarHandle(RPPoolManager.class, "max_pool_size", int.class);
+            GET_PROCESSOR = pool.findVirtual(RPPoolManager.class, "getProcessor", MethodType.methodType(RequestProcessor.class));
+            RELEASE_PROCESSOR = pool.findVirtual(RPPoolManager.class, "releaseProcessor",
+                    MethodType.methodType(void.class, RequestProcessor.class));
         } catch (ReflectiveOperationException e) {
             throw new ExceptionInInitializerError("JacORB's POA or InterceptorManager is not the expected 3.9: " + e);
         }
@@ -147,14 +171,68 @@ final class DirectDispatch {
             servantsRunning.decrementAndGet();
             return false; // every servant slot busy: into the POA's queue
         }
+        RPPoolManager pool = null;
+        RequestProcessor processor = null;
         try {
+            pool = poolOf(poa);
+            processor = takeFreeProcessor(pool);
+            if (processor == null) {
+                return false; // the POA's pool is busy: its queue and its limits decide, as in JacORB
+            }
             connection.incPendingMessages(); // as JacORB's listener; the reply takes it back
             taken.increment(); // before the reply: whoever has the reply sees it counted
             invoke(request, poa, servant, handler, connection);
         } finally {
             servantsRunning.decrementAndGet();
+            if (processor != null) {
+                releaseProcessor(pool, processor);
+            }
         }
         return true;
+    }
+
+    /**
+     * The POA's pool of request processors. A servant run here holds one of them, unused, while it
+     * runs: so {@code jacorb.poa.thread_pool_max} bounds the servants of a POA on both paths
+     * together, and a request that finds the pool busy waits in the POA's queue, where JacORB's
+     * {@code queue_max} and {@code threadtimeout} apply to it as to any other.
+     */
+    private static RPPoolManager poolOf(POA poa) {
+        try {
+            return (RPPoolManager) POOL_MANAGER.invokeExact((RequestController) REQUEST_CONTROLLER.invokeExact(poa));
+        } catch (Throwable e) {
+            throw new IllegalStateException("JacORB's POA thread pool could not be read", e);
+        }
+    }
+
+    /**
+     * A processor of {@code pool} taken from it without waiting, or null when every one is busy (or
+     * the pool failed to start one: JacORB's path then answers the request as JacORB does).
+     */
+    private static RequestProcessor takeFreeProcessor(RPPoolManager pool) {
+        try {
+            synchronized (pool) { // the pool's own lock: its methods are synchronized on it
+                int max = (int) POOL_MAX.get(pool);
+                if ((int) POOL_COUNT.invokeExact(pool) == 0 && max > 0 && (int) POOL_SIZE.invokeExact(pool) >= max) {
+                    return null;
+                }
+                return (RequestProcessor) GET_PROCESSOR.invokeExact(pool);
+            }
+        } catch (RuntimeException e) {
+            return null;
+        } catch (Error e) {
+            throw e;
+        } catch (Throwable e) {
+            throw new IllegalStateException("JacORB's POA thread pool could not be used", e);
+        }
+    }
+
+    private static void releaseProcessor(RPPoolManager pool, RequestProcessor processor) {
+        try {
+            RELEASE_PROCESSOR.invokeExact(pool, processor);
+        } catch (Throwable e) {
+            LOG.error("a request processor could not be given back to its POA's pool", e);
+        }
     }
 
     /** Requests this path has run. Any thread. */
@@ -187,14 +265,19 @@ final class DirectDispatch {
         return root;
     }
 
-    /** The request's POA when the direct path may run it there, else null. As JacORB's listener finds it. */
+    /**
+     * The request's POA when the direct path may run it there, else null. As JacORB's listener finds
+     * it; whatever fails on the way (an adapter activator that throws, a POA being destroyed) sends
+     * the request JacORB's way, which answers it as JacORB does.
+     */
     private POA targetPoa(ServerRequest request) {
+        POA poa;
         try {
             String implName = POAUtil.extractImplName(request.objectKey());
             if (!implName.equals(orb.getImplName()) && !implName.equals(orb.getServerIdString())) {
                 return null;
             }
-            POA poa = rootPoa();
+            poa = rootPoa();
             List<String> scopes = request.getScopes();
             for (int i = 0; i < scopes.size() && poa != null; i++) {
                 String scope = scopes.get(i);
@@ -204,14 +287,26 @@ final class DirectDispatch {
                 poa = poa._getChildPOA(scope);
             }
             if (poa == null || poa.the_POAManager().get_state().value() != State._ACTIVE || !poa.isRetain()
-                    || poa.isUseServantManager() || (boolean) IS_USE_DEFAULT_SERVANT.invokeExact(poa)
-                    || (boolean) IS_SINGLE_THREAD_MODEL.invokeExact(poa)) {
+                    || poa.isUseServantManager()) {
                 return null;
             }
-            return poa;
-        } catch (org.jacorb.poa.except.ParentIsHolding | org.jacorb.poa.except.POAInternalError
-                 | org.omg.CORBA.SystemException e) {
+        } catch (org.jacorb.poa.except.ParentIsHolding | RuntimeException e) {
             return null;
+        }
+        return isUseDefaultServant(poa) || isSingleThreadModel(poa) ? null : poa;
+    }
+
+    private static boolean isUseDefaultServant(POA poa) {
+        try {
+            return (boolean) IS_USE_DEFAULT_SERVANT.invokeExact(poa);
+        } catch (Throwable e) {
+            throw new IllegalStateException("JacORB's POA policies could not be read", e);
+        }
+    }
+
+    private static boolean isSingleThreadModel(POA poa) {
+        try {
+            return (boolean) IS_SINGLE_THREAD_MODEL.invokeExact(poa);
         } catch (Throwable e) {
             throw new IllegalStateException("JacORB's POA policies could not be read", e);
         }

@@ -103,8 +103,12 @@ final class EarlyReplies {
 
     /** The hand-off queue is full: {@code t} is answered {@code TRANSIENT}. */
     void handoffFull(RequestAdmission.Task t) {
-        t.connection().send(rejectionReply(Giop.minor(t.message()), t.requestId(),
-                Rejection.transientFailure(MINOR_HANDOFF_FULL, "I-RMI hand-off queue full"), t.operation()));
+        refuse(t, Rejection.transientFailure(MINOR_HANDOFF_FULL, "I-RMI hand-off queue full"));
+    }
+
+    /** {@code t}, a request that expects a reply and has not run, is answered with {@code r}. Any thread. */
+    void refuse(RequestAdmission.Task t, Rejection r) {
+        t.connection().send(rejectionReply(Giop.minor(t.message()), t.requestId(), r, t.operation()));
     }
 
     private byte[] rejectionReply(int minor, int requestId, Rejection r, String operation) {

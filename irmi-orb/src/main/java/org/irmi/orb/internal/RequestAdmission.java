@@ -5,6 +5,9 @@ import java.util.Collection;
 import java.util.List;
 import java.util.concurrent.atomic.AtomicBoolean;
 
+import org.irmi.isolation.MinorCodes;
+import org.irmi.orb.Rejection;
+
 /**
  * Request admission: which requests the selector has read go to JacORB now, which wait for a
  * slot, and which connections are read at all. A complete message enters at {@link #onRequest}:
@@ -15,6 +18,13 @@ import java.util.concurrent.atomic.AtomicBoolean;
  * {@link FairScheduler}, which hands free slots out by cost. The inbound memory budget
  * ({@link InboundBudget}) pauses the connections holding a share of it above its high-water mark
  * and closes the largest holders above its limit.
+ *
+ * <p>The requests waiting here are the ones waiting for a servant thread (with the in-flight limit at
+ * its default, the POA's thread pool), so JacORB's POA queue settings apply to them as the POA
+ * applies them to its own queue: with {@code jacorb.poa.queue_wait} off, a request that finds
+ * {@code jacorb.poa.queue_max} requests waiting is answered {@code TRANSIENT} if its connection
+ * holds its fair share (the connections below theirs still wait: they are not the ones filling the
+ * queue); a request that has waited {@code jacorb.poa.threadtimeout} is answered {@code TIMEOUT}.
  *
  * <p>THREADING: SELECTOR THREAD ONLY, except {@link #requestEnded} and {@link #waitingRequests}
  * (any thread), and {@link #coreSamples} (recorded by servant threads).
@@ -29,9 +39,10 @@ final class RequestAdmission {
      *                  callbacks, which end work instead of starting it: a servant holding a slot may be
      *                  waiting for one, so a reply never waits for a slot
      * @param costNanos its estimated cost when it was read (its connection's {@link FairScheduler.Flow#costEstimate})
+     * @param readNanos when it was read, on the loop's clock
      */
     record Task(InboundConnection connection, byte[] message, int type, int requestId, boolean replyExpected,
-                String operation, boolean counted, long costNanos) {
+                String operation, boolean counted, long costNanos, long readNanos) {
     }
 
     private final SelectorLoop loop;
@@ -53,11 +64,14 @@ final class RequestAdmission {
     private volatile int waitingRequests;
     /** A {@link #releaseWaiting} is posted to the selector and has not run yet. */
     private final AtomicBoolean releasePosted = new AtomicBoolean();
+    /** The POA's queue limits, applied to {@link #waiting}. */
+    private final TransportConfig.PoaQueue poaQueue;
     /** Connections not read because the budget is short. SELECTOR THREAD ONLY. */
     private final List<InboundConnection> budgetPaused = new ArrayList<>();
 
     RequestAdmission(SelectorLoop loop, Collection<InboundConnection> connections) {
         this.loop = loop;
+        this.poaQueue = loop.config.poaQueue();
         this.connections = connections;
         this.coreLimit = new CoreLimit(Runtime.getRuntime().availableProcessors(), loop.config.maxRequestsInFlight());
         this.requests = new RequestShare(coreLimit);
@@ -195,6 +209,42 @@ final class RequestAdmission {
         }
     }
 
+    /**
+     * Answers {@code TIMEOUT} to the requests that have waited {@code jacorb.poa.threadtimeout} for a
+     * slot, as JacORB's POA answers a request for which no thread of its pool freed in that time.
+     * Called by the sweep, so a request waits up to one sweep interval more. SELECTOR THREAD ONLY.
+     */
+    void expireWaiting() {
+        long timeoutNanos = poaQueue.threadTimeoutMillis() * 1_000_000L;
+        if (timeoutNanos == 0 || waiting.size() == 0) {
+            return;
+        }
+        long now = loop.nanoTime();
+        List<Task> expired = waiting.removeIf(t -> t.type() == Giop.REQUEST && now - t.readNanos() >= timeoutNanos);
+        if (expired.isEmpty()) {
+            return;
+        }
+        waitingRequests = waiting.size();
+        Rejection timeout = new Rejection("TIMEOUT", MinorCodes.POA_THREAD_TIMEOUT, Rejection.Completion.NO,
+                "no servant thread free within jacorb.poa.threadtimeout (" + poaQueue.threadTimeoutMillis() + " ms)");
+        for (Task t : expired) {
+            refuseWaiting(t, loop.counters.poaThreadTimeouts, timeout);
+            resumeShare(t.connection());
+        }
+    }
+
+    /** {@code t}, read and not admitted, is answered {@code r} (a oneway is dropped) instead of running. SELECTOR THREAD ONLY. */
+    private void refuseWaiting(Task t, java.util.concurrent.atomic.LongAdder counter, Rejection r) {
+        InboundConnection c = t.connection();
+        c.inFlight.decrementAndGet();
+        c.queuedBytes.addAndGet(-t.message().length);
+        loop.budget.addQueued(-t.message().length);
+        counter.add(1);
+        if (t.replyExpected() && !c.isClosed()) {
+            loop.earlyReplies.refuse(t, r);
+        }
+    }
+
     /** Takes {@code c}'s waiting requests out of the scheduler (it closed) and returns them. SELECTOR THREAD ONLY. */
     List<Task> dropWaiting(InboundConnection c) {
         List<Task> dropped = waiting.remove(c.flow);
@@ -268,7 +318,7 @@ final class RequestAdmission {
         loop.budget.addQueued(m.length);
         boolean counted = type != Giop.REPLY && type != Giop.LOCATE_REPLY;
         Task t = new Task(c, m, type, requestId, type == Giop.REQUEST && response && requestId != -1, op, counted,
-                c.flow.costEstimate());
+                c.flow.costEstimate(), loop.nanoTime());
         boolean light = c.admittedRequests.get() == 0 && c.flow.waiting() == 0;
         if (counted && light) {
             lightRequests++;
@@ -279,6 +329,15 @@ final class RequestAdmission {
             // clients, the common case, stay off the scheduler and its extra wake-ups. The requests
             // in flight may so exceed the limit by one per such connection.
             handOn(t);
+            return;
+        }
+        if (type == Giop.REQUEST && poaQueue.refuses(waiting.size()) && requests.holdsShare(c, c.flow.waiting())) {
+            // The POA's queue_max with queue_wait off: this queue is where requests wait for a servant
+            // thread, so the POA's limit applies here, answered as the POA answers its full queue. Only
+            // a connection holding its fair share is refused: the others' requests still wait their turn.
+            refuseWaiting(t, loop.counters.poaQueueRefusals, new Rejection("TRANSIENT", MinorCodes.POA_QUEUE_FULL,
+                    Rejection.Completion.NO, "resource limit reached: jacorb.poa.queue_max (" + poaQueue.max()
+                    + ") requests wait for a servant thread"));
             return;
         }
         // Waits for a slot with the other connections' requests; handed on by releaseWaiting, at the

@@ -256,6 +256,7 @@ final class SelectorLoop implements IrmiTransport, Runnable {
     private void sweep() {
         admission.resumePaused();
         admission.adaptLimit();
+        admission.expireWaiting();
         connections.sweep(nowNanos);
     }
 
@@ -395,6 +396,6 @@ final class SelectorLoop implements IrmiTransport, Runnable {
                 k.stallCloses.sum(), dispatch.depth(), k.budgetPauses.sum(),
                 k.budgetCloses.sum(), budget.heldBytes(), budget.limitBytes(), pacer.deferrals(), k.acceptFailures.sum(),
                 k.sharePauses.sum(), k.tlsHandshakes.sum(), admission.requests.admitted(), admission.waitingRequests(),
-                admission.limit(), dispatch.directRequests());
+                admission.limit(), dispatch.directRequests(), k.poaQueueRefusals.sum(), k.poaThreadTimeouts.sum());
     }
 }

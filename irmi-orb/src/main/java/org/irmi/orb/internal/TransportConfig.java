@@ -49,6 +49,9 @@ import org.jacorb.config.ConfigurationException;
  * @param servantThreads           the most servants run at once: JacORB's {@code jacorb.poa.thread_pool_max}; with
  *                                 {@code directDispatch} the dispatch workers number
  *                                 {@code dispatchThreads + min(servantThreads, maxRequestsInFlight)}
+ * @param poaQueue                 JacORB's POA queue settings, applied to the requests that wait in I-RMI for a slot
+ *                                 (see {@code RequestAdmission}): with {@code maxRequestsInFlight} at its default, I-RMI's
+ *                                 queue is where requests wait for a servant thread, not the POA's
  */
 public record TransportConfig(int maxMessageBytes, int readBudgetBytes, int soloReadBudgetBytes, int acceptBacklog,
                               int maxOutboundBytes, int handoffQueueCapacity, int dispatchThreads,
@@ -57,7 +60,31 @@ public record TransportConfig(int maxMessageBytes, int readBudgetBytes, int solo
                               long maxInboundBytes,
                               long maxReadDeferMillis, int readPacingRequestCostBytes, int maxRequestsInFlight,
                               boolean adaptRequestsInFlight, boolean lightRequestsFirst, boolean directDispatch,
-                              int servantThreads) {
+                              int servantThreads, PoaQueue poaQueue) {
+
+    /**
+     * JacORB's POA queue settings, as the POA reads them.
+     *
+     * @param max                 {@code jacorb.poa.queue_max}: requests that may wait; 0 or less, no limit
+     * @param waitWhenFull        {@code jacorb.poa.queue_wait}: true, a request beyond {@code max} waits (here:
+     *                            in its client's socket, see {@code RequestShare}); false, it is refused with
+     *                            {@code TRANSIENT}
+     * @param threadTimeoutMillis {@code jacorb.poa.threadtimeout}: how long a request may wait for a servant
+     *                            thread before it is answered {@code TIMEOUT}; 0, for ever
+     */
+    public record PoaQueue(int max, boolean waitWhenFull, long threadTimeoutMillis) {
+        /** JacORB's own defaults: 100, off, 0. */
+        public static final PoaQueue JACORB_DEFAULTS = new PoaQueue(100, false, 0);
+
+        public PoaQueue {
+            atLeast("jacorb.poa.threadtimeout", threadTimeoutMillis, 0);
+        }
+
+        /** Whether a request that finds {@code waiting} requests already waiting is refused. */
+        boolean refuses(int waiting) {
+            return !waitWhenFull && max > 0 && waiting >= max;
+        }
+    }
 
     public static final String PREFIX = "irmi.transport.";
     public static final int DEFAULT_MAX_MESSAGE_BYTES = 64 * 1024 * 1024;
@@ -162,6 +189,9 @@ public record TransportConfig(int maxMessageBytes, int readBudgetBytes, int solo
                 c.getAttributeAsBoolean(PREFIX + "adapt_requests_in_flight", DEFAULT_ADAPT_REQUESTS_IN_FLIGHT),
                 c.getAttributeAsBoolean(PREFIX + "light_requests_first", DEFAULT_LIGHT_REQUESTS_FIRST),
                 c.getAttributeAsBoolean(PREFIX + "direct_dispatch", DEFAULT_DIRECT_DISPATCH),
-                Math.max(1, servantThreads));
+                Math.max(1, servantThreads),
+                new PoaQueue(c.getAttributeAsInteger("jacorb.poa.queue_max", PoaQueue.JACORB_DEFAULTS.max()),
+                        c.getAttributeAsBoolean("jacorb.poa.queue_wait", PoaQueue.JACORB_DEFAULTS.waitWhenFull()),
+                        c.getAttributeAsLong("jacorb.poa.threadtimeout", PoaQueue.JACORB_DEFAULTS.threadTimeoutMillis())));
     }
 }

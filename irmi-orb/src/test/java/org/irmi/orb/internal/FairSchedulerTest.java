@@ -152,6 +152,20 @@ class FairSchedulerTest {
     }
 
     @Test
+    void shouldTakeOutExpiredRequestsAndDispatchTheRestInFairOrder() {
+        FairScheduler.Flow<String> a = flow();
+        FairScheduler.Flow<String> b = flow();
+        offer(a, "a", 3, 10);
+        offer(b, "b", 2, 10);
+        List<String> expired = scheduler.removeIf(s -> s.equals("a1") || s.equals("b2"));
+        assertThat(expired).containsExactlyInAnyOrder("a1", "b2");
+        assertThat(scheduler.size()).isEqualTo(3);
+        // a2 is a's head now, tagged as a head is: start 0 (a was charged nothing for a1), before b1 by arrival
+        assertThat(drain()).containsExactly("a2", "b1", "a3");
+        assertThat(scheduler.removeIf(s -> true)).isEmpty();
+    }
+
+    @Test
     void shouldRefuseANegativeCost() {
         assertThatThrownBy(() -> scheduler.offer(flow(), "x", -1))
                 .isInstanceOf(IllegalArgumentException.class).hasMessageContaining("cost must be >= 0 but is -1");
