@@ -61,6 +61,15 @@ final class GiopClient implements AutoCloseable {
         return c.finish();
     }
 
+    /** {@code count} two-way GIOP 1.2 Requests, ids 1 to {@code count}, back to back: a pipelining client's one write. */
+    static byte[] pipelined(int count, byte[] key, String op, byte[] args) {
+        ByteArrayOutputStream all = new ByteArrayOutputStream();
+        for (int id = 1; id <= count; id++) {
+            all.writeBytes(request12(id, key, op, args, true));
+        }
+        return all.toByteArray();
+    }
+
     /** Arguments of {@code echoString(s)} as they follow an 8-aligned GIOP 1.2 request header. */
     static byte[] stringArg(String s) {
         Cdr c = new Cdr(0);

@@ -3,7 +3,6 @@ package org.irmi.orb;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.catchThrowable;
 
-import java.io.ByteArrayOutputStream;
 import java.util.HashMap;
 import java.util.Map;
 import java.util.concurrent.ExecutorService;
@@ -39,11 +38,7 @@ class PoaQueueLimitsTest {
             Echo echo = EchoHelper.narrow(client.string_to_object(ior));
             byte[] key = GiopClient.objectKey(client.string_to_object(ior));
             flood.socket.setSoTimeout(30_000);
-            ByteArrayOutputStream all = new ByteArrayOutputStream();
-            for (int id = 1; id <= PIPELINED; id++) {
-                all.write(GiopClient.request12(id, key, "sleepMillis", new byte[] {0, 0, 0, 5}, true));
-            }
-            flood.send(all.toByteArray());
+            flood.send(GiopClient.pipelined(PIPELINED, key, "sleepMillis", new byte[] {0, 0, 0, 5}));
             for (int i = 0; i < 10; i++) {
                 assertThat(echo.echoString("beside " + i)).isEqualTo("beside " + i);
             }
@@ -72,11 +67,7 @@ class PoaQueueLimitsTest {
         try (GiopClient flood = new GiopClient(Orbs.transport(server).port())) {
             byte[] key = GiopClient.objectKey(server.string_to_object(ior));
             flood.socket.setSoTimeout(30_000);
-            ByteArrayOutputStream all = new ByteArrayOutputStream();
-            for (int id = 1; id <= PIPELINED; id++) {
-                all.write(GiopClient.request12(id, key, "sleepMillis", new byte[] {0, 0, 0, 1}, true));
-            }
-            flood.send(all.toByteArray());
+            flood.send(GiopClient.pipelined(PIPELINED, key, "sleepMillis", new byte[] {0, 0, 0, 1}));
             for (int i = 0; i < PIPELINED; i++) {
                 assertThat(GiopClient.replyStatus(flood.readMessage())).as("reply %d", i).isZero();
             }

@@ -59,11 +59,7 @@ class RequestShareTest {
             }, "flood-drain");
             drain.start();
             byte[] oneMilli = {0, 0, 0, 1}; // sleepMillis(1): an IDL long, big-endian
-            java.io.ByteArrayOutputStream all = new java.io.ByteArrayOutputStream();
-            for (int id = 1; id <= PIPELINED; id++) {
-                all.write(GiopClient.request12(id, key, "sleepMillis", oneMilli, true));
-            }
-            flood.send(all.toByteArray());
+            flood.send(GiopClient.pipelined(PIPELINED, key, "sleepMillis", oneMilli));
 
             // A well-behaved client beside the flood gets every answer.
             for (int i = 0; i < 20; i++) {
@@ -93,11 +89,7 @@ class RequestShareTest {
             byte[] key = GiopClient.objectKey(server.string_to_object(ior));
             byte[] unknown = key.clone();
             unknown[unknown.length - 1] ^= 0x55;
-            java.io.ByteArrayOutputStream all = new java.io.ByteArrayOutputStream();
-            for (int id = 1; id <= 200; id++) {
-                all.write(GiopClient.request12(id, unknown, "echoString", GiopClient.stringArg("x"), true));
-            }
-            c.send(all.toByteArray());
+            c.send(GiopClient.pipelined(200, unknown, "echoString", GiopClient.stringArg("x")));
             for (int i = 1; i <= 200; i++) {
                 byte[] reply = c.readMessage();
                 assertThat(GiopClient.replyStatus(reply)).as("reply status of request %d", i).isEqualTo(2);

@@ -1,9 +1,5 @@
 package org.irmi.orb.internal;
 
-import java.lang.invoke.MethodHandle;
-import java.lang.invoke.MethodHandles;
-import java.lang.invoke.MethodType;
-import java.lang.invoke.VarHandle;
 import java.util.List;
 
 import org.irmi.orb.RequestCost;
@@ -14,7 +10,6 @@ import org.jacorb.orb.portableInterceptor.InterceptorManager;
 import org.jacorb.poa.InvocationContext;
 import org.jacorb.poa.POA;
 import org.jacorb.poa.RPPoolManager;
-import org.jacorb.poa.RequestController;
 import org.jacorb.poa.RequestProcessor;
 import org.jacorb.poa.util.POAUtil;
 import org.omg.CORBA.ORB;
@@ -63,39 +58,6 @@ final class DirectDispatch {
 
     private static final Logger LOG = LoggerFactory.getLogger(DirectDispatch.class);
 
-    private static final MethodHandle IS_SINGLE_THREAD_MODEL;
-    private static final MethodHandle IS_USE_DEFAULT_SERVANT;
-    private static final VarHandle SERVER_INTERCEPTORS;
-    private static final MethodHandle REQUEST_CONTROLLER;
-    private static final MethodHandle POOL_MANAGER;
-    private static final MethodHandle POOL_COUNT;
-    private static final MethodHandle POOL_SIZE;
-    private static final VarHandle POOL_MAX;
-    private static final MethodHandle GET_PROCESSOR;
-    private static final MethodHandle RELEASE_PROCESSOR;
-
-    static {
-        try {
-            MethodHandles.Lookup poa = MethodHandles.privateLookupIn(POA.class, MethodHandles.lookup());
-            IS_SINGLE_THREAD_MODEL = poa.findVirtual(POA.class, "isSingleThreadModel", MethodType.methodType(boolean.class));
-            IS_USE_DEFAULT_SERVANT = poa.findVirtual(POA.class, "isUseDefaultServant", MethodType.methodType(boolean.class));
-            SERVER_INTERCEPTORS = MethodHandles.privateLookupIn(InterceptorManager.class, MethodHandles.lookup())
-                    .findVarHandle(InterceptorManager.class, "server_req_interceptors", Interceptor[].class);
-            REQUEST_CONTROLLER = poa.findVirtual(POA.class, "getRequestController", MethodType.methodType(RequestController.class));
-            POOL_MANAGER = MethodHandles.privateLookupIn(RequestController.class, MethodHandles.lookup())
-                    .findVirtual(RequestController.class, "getPoolManager", MethodType.methodType(RPPoolManager.class));
-            MethodHandles.Lookup pool = MethodHandles.privateLookupIn(RPPoolManager.class, MethodHandles.lookup());
-            POOL_COUNT = pool.findVirtual(RPPoolManager.class, "getPoolCount", MethodType.methodType(int.class));
-            POOL_SIZE = pool.findVirtual(RPPoolManager.class, "getPoolSize", MethodType.methodType(int.class));
-            POOL_MAX = pool.findVarHandle(RPPoolManager.class, "max_pool_size", int.class);
-            GET_PROCESSOR = pool.findVirtual(RPPoolManager.class, "getProcessor", MethodType.methodType(RequestProcessor.class));
-            RELEASE_PROCESSOR = pool.findVirtual(RPPoolManager.class, "releaseProcessor",
-                    MethodType.methodType(void.class, RequestProcessor.class));
-        } catch (ReflectiveOperationException e) {
-            throw new ExceptionInInitializerError("JacORB's POA or InterceptorManager is not the expected 3.9: " + e);
-        }
-    }
-
     private final org.jacorb.orb.ORB orb;
     private final ServerRequestHooks hooks;
     private final boolean requireSsl;
@@ -125,6 +87,7 @@ final class DirectDispatch {
         // loaded now, not at the first request: a server out of file descriptors cannot load classes
         // from a directory, and the first request must not be the one to find that out
         new Running(orb).finish();
+        JacorbPoaInternals.load();
     }
 
     /**
@@ -174,8 +137,8 @@ final class DirectDispatch {
         RPPoolManager pool = null;
         RequestProcessor processor = null;
         try {
-            pool = poolOf(poa);
-            processor = takeFreeProcessor(pool);
+            pool = JacorbPoaInternals.poolOf(poa);
+            processor = JacorbPoaInternals.takeFreeProcessor(pool);
             if (processor == null) {
                 return false; // the POA's pool is busy: its queue and its limits decide, as in JacORB
             }
@@ -185,54 +148,10 @@ final class DirectDispatch {
         } finally {
             servantsRunning.decrementAndGet();
             if (processor != null) {
-                releaseProcessor(pool, processor);
+                JacorbPoaInternals.releaseProcessor(pool, processor);
             }
         }
         return true;
-    }
-
-    /**
-     * The POA's pool of request processors. A servant run here holds one of them, unused, while it
-     * runs: so {@code jacorb.poa.thread_pool_max} bounds the servants of a POA on both paths
-     * together, and a request that finds the pool busy waits in the POA's queue, where JacORB's
-     * {@code queue_max} and {@code threadtimeout} apply to it as to any other.
-     */
-    private static RPPoolManager poolOf(POA poa) {
-        try {
-            return (RPPoolManager) POOL_MANAGER.invokeExact((RequestController) REQUEST_CONTROLLER.invokeExact(poa));
-        } catch (Throwable e) {
-            throw new IllegalStateException("JacORB's POA thread pool could not be read", e);
-        }
-    }
-
-    /**
-     * A processor of {@code pool} taken from it without waiting, or null when every one is busy (or
-     * the pool failed to start one: JacORB's path then answers the request as JacORB does).
-     */
-    private static RequestProcessor takeFreeProcessor(RPPoolManager pool) {
-        try {
-            synchronized (pool) { // the pool's own lock: its methods are synchronized on it
-                int max = (int) POOL_MAX.get(pool);
-                if ((int) POOL_COUNT.invokeExact(pool) == 0 && max > 0 && (int) POOL_SIZE.invokeExact(pool) >= max) {
-                    return null;
-                }
-                return (RequestProcessor) GET_PROCESSOR.invokeExact(pool);
-            }
-        } catch (RuntimeException e) {
-            return null;
-        } catch (Error e) {
-            throw e;
-        } catch (Throwable e) {
-            throw new IllegalStateException("JacORB's POA thread pool could not be used", e);
-        }
-    }
-
-    private static void releaseProcessor(RPPoolManager pool, RequestProcessor processor) {
-        try {
-            RELEASE_PROCESSOR.invokeExact(pool, processor);
-        } catch (Throwable e) {
-            LOG.error("a request processor could not be given back to its POA's pool", e);
-        }
     }
 
     /** Requests this path has run. Any thread. */
@@ -246,7 +165,7 @@ final class DirectDispatch {
             InterceptorManager manager = orb.getInterceptorManager();
             allow = true;
             if (manager != null) {
-                for (Interceptor i : (Interceptor[]) SERVER_INTERCEPTORS.get(manager)) {
+                for (Interceptor i : JacorbPoaInternals.serverInterceptors(manager)) {
                     allow &= i instanceof ServerHookInterceptor;
                 }
             }
@@ -293,23 +212,7 @@ final class DirectDispatch {
         } catch (org.jacorb.poa.except.ParentIsHolding | RuntimeException e) {
             return null;
         }
-        return isUseDefaultServant(poa) || isSingleThreadModel(poa) ? null : poa;
-    }
-
-    private static boolean isUseDefaultServant(POA poa) {
-        try {
-            return (boolean) IS_USE_DEFAULT_SERVANT.invokeExact(poa);
-        } catch (Throwable e) {
-            throw new IllegalStateException("JacORB's POA policies could not be read", e);
-        }
-    }
-
-    private static boolean isSingleThreadModel(POA poa) {
-        try {
-            return (boolean) IS_SINGLE_THREAD_MODEL.invokeExact(poa);
-        } catch (Throwable e) {
-            throw new IllegalStateException("JacORB's POA policies could not be read", e);
-        }
+        return JacorbPoaInternals.isUseDefaultServant(poa) || JacorbPoaInternals.isSingleThreadModel(poa) ? null : poa;
     }
 
     /** Runs the servant and replies, as JacORB's request processor does. Never throws. */

@@ -87,12 +87,19 @@ final class RequestAdmission {
         return coreLimit.limit();
     }
 
+    /** The reader's periodic sweep: paused connections, the limit, requests waited too long. SELECTOR THREAD ONLY. */
+    void sweep() {
+        resumePaused();
+        adaptLimit();
+        expireWaiting();
+    }
+
     /**
      * The sweep's adaptation of the limit, when {@code adapt_requests_in_flight} is on: requests
      * that wait while none ended mean those in flight are blocked; else the servant threads'
      * samples move the limit. SELECTOR THREAD ONLY.
      */
-    void adaptLimit() {
+    private void adaptLimit() {
         if (loop.config.adaptRequestsInFlight()) {
             long finished = requests.finishedTotal();
             if (waitingRequests > 0 && finished == finishedAtLastSweep) {
@@ -153,7 +160,7 @@ final class RequestAdmission {
     }
 
     /** Reads paused connections again, those needing the least first, while what they need fits. SELECTOR THREAD ONLY. */
-    void resumePaused() {
+    private void resumePaused() {
         if (budgetPaused.isEmpty()) {
             return;
         }
@@ -214,7 +221,7 @@ final class RequestAdmission {
      * slot, as JacORB's POA answers a request for which no thread of its pool freed in that time.
      * Called by the sweep, so a request waits up to one sweep interval more. SELECTOR THREAD ONLY.
      */
-    void expireWaiting() {
+    private void expireWaiting() {
         long timeoutNanos = poaQueue.threadTimeoutMillis() * 1_000_000L;
         if (timeoutNanos == 0 || waiting.size() == 0) {
             return;

@@ -254,9 +254,7 @@ final class SelectorLoop implements IrmiTransport, Runnable {
     }
 
     private void sweep() {
-        admission.resumePaused();
-        admission.adaptLimit();
-        admission.expireWaiting();
+        admission.sweep();
         connections.sweep(nowNanos);
     }
 
