@@ -2,6 +2,7 @@ package org.irmi.orb.internal;
 
 import java.util.List;
 
+import org.irmi.orb.IrmiHooks;
 import org.irmi.orb.RequestCost;
 import org.jacorb.config.Configuration;
 import org.jacorb.orb.dsi.ServerRequest;
@@ -59,7 +60,10 @@ final class DirectDispatch {
     private static final Logger LOG = LoggerFactory.getLogger(DirectDispatch.class);
 
     private final org.jacorb.orb.ORB orb;
-    private final ServerRequestHooks hooks;
+    /** The hooks used when I-RMI's interceptor is not registered; made now, so its classes load now. */
+    private final ServerRequestHooks ownHooks;
+    /** The server hooks: those of I-RMI's interceptor when it is registered (one instance for both paths); set with {@link #interceptorsAllow}. */
+    private volatile ServerRequestHooks hooks;
     private final boolean requireSsl;
     private final boolean useServantClassLoader;
     /** The running request of each worker thread: its POA current context and its hooks' view. */
@@ -75,11 +79,11 @@ final class DirectDispatch {
     /**
      * @param maxServants the most servants this path runs at once
      */
-    DirectDispatch(org.jacorb.orb.ORB orb, ServerRequestHooks hooks, Configuration config, int maxServants)
+    DirectDispatch(org.jacorb.orb.ORB orb, IrmiHooks hooks, Configuration config, int maxServants)
             throws org.jacorb.config.ConfigurationException {
         this.orb = orb;
         this.maxServants = maxServants;
-        this.hooks = hooks;
+        this.ownHooks = new ServerRequestHooks(hooks);
         // as JacORB's ServerRequestListener: such an ORB refuses plain requests, which its own path does
         this.requireSsl = config.getAttributeAsBoolean("jacorb.security.support_ssl", false)
                 && (config.getAttributeAsInteger("jacorb.security.ssl.server.required_options", 0x10, 16) & 0x60) != 0;
@@ -164,11 +168,17 @@ final class DirectDispatch {
         if (allow == null) {
             InterceptorManager manager = orb.getInterceptorManager();
             allow = true;
+            ServerRequestHooks shared = null;
             if (manager != null) {
                 for (Interceptor i : JacorbPoaInternals.serverInterceptors(manager)) {
-                    allow &= i instanceof ServerHookInterceptor;
+                    if (i instanceof ServerHookInterceptor own) {
+                        shared = own.hooks();
+                    } else {
+                        allow = false;
+                    }
                 }
             }
+            hooks = shared != null ? shared : ownHooks;
             interceptorsAllow = allow;
         }
         return allow;

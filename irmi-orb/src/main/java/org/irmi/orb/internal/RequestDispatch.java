@@ -115,7 +115,9 @@ final class RequestDispatch {
                         t.costNanos());
                 try {
                     DirectDispatch d = direct;
-                    if (d == null || !d.run(t.message(), c.giop)) {
+                    // the header was read at admission: oneways and CORBA::Object's operations, which the
+                    // direct path never takes, go to JacORB without being parsed there first
+                    if (d == null || !t.replyExpected() || t.operation().startsWith("_") || !d.run(t.message(), c.giop)) {
                         requestListener.requestReceived(t.message(), c.giop);
                     }
                 } catch (RuntimeException | Error e) {

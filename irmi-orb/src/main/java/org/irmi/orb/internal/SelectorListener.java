@@ -56,7 +56,7 @@ public final class SelectorListener extends org.jacorb.orb.etf.ListenerBase {
         }
         IrmiHooks hooks = irmi != null ? irmi.hooks() : new IrmiHooks();
         TransportConfig transportConfig = TransportConfig.from(configuration);
-        direct = new DirectDispatch(orb, new ServerRequestHooks(hooks), configuration,
+        direct = new DirectDispatch(orb, hooks, configuration,
                 transportConfig.dispatchWorkers() - transportConfig.dispatchThreads());
         tcpListener = orb.getTransportManager().getSocketFactoryManager().getTCPListener();
         try {

@@ -21,6 +21,11 @@ final class ServerHookInterceptor extends LocalObject implements ServerRequestIn
         this.hooks = hooks;
     }
 
+    /** The hooks this interceptor calls: the direct path calls the same instance. */
+    ServerRequestHooks hooks() {
+        return hooks;
+    }
+
     @Override
     public String name() {
         return "irmi-server-hooks";
