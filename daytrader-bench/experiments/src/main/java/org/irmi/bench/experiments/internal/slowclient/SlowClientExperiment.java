@@ -14,6 +14,7 @@ import org.irmi.bench.experiments.internal.OrbKind;
 import org.irmi.bench.experiments.internal.ProgressBar;
 import org.irmi.bench.experiments.internal.Samples;
 import org.irmi.bench.experiments.internal.SlaFiles;
+import org.irmi.orb.naming.OmniNames;
 
 /**
  * The paper's slow-client experiment (section 3.1, Figure 3, Tables 1-2, Figures 4-5), with every
@@ -70,10 +71,10 @@ public final class SlowClientExperiment implements Experiment {
             setups.add(orb == OrbKind.PLAIN ? Setup.PLAIN : Setup.IRMI);
         }
         if (setups.contains(Setup.IRMI) && rerouteWanted(context)) {
-            if (NamingService.available()) {
+            if (OmniNames.available()) {
                 setups.add(Setup.IRMI_REROUTE);
             } else {
-                result.note("The reroute trial was not run: omniNames is not installed (" + NamingService.EXECUTABLE + ").");
+                result.note("The reroute trial was not run: omniNames is not installed (" + OmniNames.EXECUTABLE + ").");
             }
         }
         List<Trial> trials = new ArrayList<>();
@@ -139,7 +140,7 @@ public final class SlowClientExperiment implements Experiment {
         Path sla = setup.sla() == null ? null : SlaFiles.extract(context.resultsDir(), setup.sla());
         ProgressBar bar = new ProgressBar(context.terminal());
         try (Children children = new Children();
-             NamingService naming = setup.replica() ? NamingService.start(context.logDir().resolve(tag + "-omninames")) : null) {
+             OmniNames naming = setup.replica() ? OmniNames.start(context.logDir().resolve(tag + "-omninames")) : null) {
             // The secondary, client and source run plain JacORB in every trial: only the primary's ORB changes.
             List<String> base = new ArrayList<>(OrbKind.PLAIN.jvmOptions(null));
             base.add("-Xmx256m");
@@ -154,9 +155,9 @@ public final class SlowClientExperiment implements Experiment {
                 // (CPU 1 is the stressed one).
                 replica = children.add(ChildJvm.start(tag + "-replica", PRIMARY_CPUS, context.classPath(), base,
                         SecondaryMain.class, List.of(String.valueOf(SECONDARY_CPU_MICROS_PER_EVENT), String.valueOf(STAT_MILLIS),
-                                naming.url(), REPLICA_NAME), context.logDir()));
+                                naming.corbaloc(), REPLICA_NAME), context.logDir()));
                 replica.await("BOUND", 30_000);
-                primaryOptions.add("-DORBInitRef.NameService=" + naming.url());
+                primaryOptions.add("-DORBInitRef.NameService=" + naming.corbaloc());
             }
 
             primaryOptions.addAll(List.of(PRIMARY_HEAP, "-Xms120m"));
