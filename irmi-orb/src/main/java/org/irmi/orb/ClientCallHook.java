@@ -9,9 +9,6 @@ package org.irmi.orb;
  */
 public interface ClientCallHook {
 
-    /** How a sent call ended, as the client saw it. */
-    enum Outcome { REPLY, USER_EXCEPTION, SYSTEM_EXCEPTION, LOCATION_FORWARD }
-
     /** Decide for one call. Never returns null. */
     ClientDecision beforeCall(ClientCall call);
 
@@ -20,7 +17,8 @@ public interface ClientCallHook {
      * Reply service contexts of the call were delivered to the reply context listeners just before.
      *
      * @param roundTripNanos from the hook's decision to the end of the call
+     * @param outcome        how the call ended, as the client saw it: never {@link CallOutcome#ONEWAY}
      */
-    default void afterCall(ClientCall call, long roundTripNanos, Outcome outcome) {
+    default void afterCall(ClientCall call, long roundTripNanos, CallOutcome outcome) {
     }
 }

@@ -12,11 +12,8 @@ package org.irmi.orb;
  *                        when not measured ({@link IrmiHooks#setMeasureCpuAndAllocation})
  * @param allocatedBytes  bytes allocated by the dispatch thread for the request, -1 when not measured
  * @param elapsedNanos    wall time from the first server interceptor point to the reply
- * @param outcome         how the request ended
+ * @param outcome         how the request ended ({@link CallOutcome#ONEWAY} for a oneway request)
  */
 public record RequestCost(String operation, byte[] objectKey, String peerAddress, long connectionId,
-                          int requestId, long cpuNanos, long allocatedBytes, long elapsedNanos, Outcome outcome) {
-
-    /** How a measured request ended. */
-    public enum Outcome { REPLY, USER_EXCEPTION, SYSTEM_EXCEPTION, LOCATION_FORWARD, ONEWAY }
+                          int requestId, long cpuNanos, long allocatedBytes, long elapsedNanos, CallOutcome outcome) {
 }

@@ -97,7 +97,7 @@ class HooksTest {
 
     @Test
     void shouldReportEndOfCallWhenClientHookProceeds() {
-        List<ClientCallHook.Outcome> ends = new CopyOnWriteArrayList<>();
+        List<CallOutcome> ends = new CopyOnWriteArrayList<>();
         clientHooks().setClientCallHook(new ClientCallHook() {
             @Override
             public ClientDecision beforeCall(ClientCall call) {
@@ -105,7 +105,7 @@ class HooksTest {
             }
 
             @Override
-            public void afterCall(ClientCall call, long roundTripNanos, Outcome outcome) {
+            public void afterCall(ClientCall call, long roundTripNanos, CallOutcome outcome) {
                 assertThat(roundTripNanos).isPositive();
                 assertThat(call.targetHost()).isEqualTo("127.0.0.1");
                 assertThat(call.objectKey()).isEqualTo(key);
@@ -115,7 +115,7 @@ class HooksTest {
         assertThat(echo.echoString("x")).isEqualTo("x");
         assertThatThrownBy(() -> echo.fail("y")).isInstanceOf(Refused.class);
         assertThat(servantCalls).hasValue(1);
-        assertThat(ends).containsExactly(ClientCallHook.Outcome.REPLY, ClientCallHook.Outcome.USER_EXCEPTION);
+        assertThat(ends).containsExactly(CallOutcome.REPLY, CallOutcome.USER_EXCEPTION);
     }
 
     @Test
@@ -196,7 +196,7 @@ class HooksTest {
             assertThat(c.peerAddress()).startsWith("127.0.0.1:");
             assertThat(c.connectionId()).isPositive();
             assertThat(c.objectKey()).isEqualTo(key);
-            assertThat(c.outcome()).isEqualTo(RequestCost.Outcome.REPLY);
+            assertThat(c.outcome()).isEqualTo(CallOutcome.REPLY);
         });
     }
 

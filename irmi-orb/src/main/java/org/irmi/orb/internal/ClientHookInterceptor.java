@@ -1,5 +1,6 @@
 package org.irmi.orb.internal;
 
+import org.irmi.orb.CallOutcome;
 import org.irmi.orb.ClientCall;
 import org.irmi.orb.ClientCallHook;
 import org.irmi.orb.ClientDecision;
@@ -110,22 +111,22 @@ final class ClientHookInterceptor extends LocalObject implements ClientRequestIn
 
     @Override
     public void receive_reply(ClientRequestInfo ri) {
-        end(ri, ClientCallHook.Outcome.REPLY);
+        end(ri, CallOutcome.REPLY);
     }
 
     @Override
     public void receive_exception(ClientRequestInfo ri) {
         String id = ri.received_exception_id();
-        end(ri, id != null && id.startsWith("IDL:omg.org/CORBA/") ? ClientCallHook.Outcome.SYSTEM_EXCEPTION
-                : ClientCallHook.Outcome.USER_EXCEPTION);
+        end(ri, id != null && id.startsWith("IDL:omg.org/CORBA/") ? CallOutcome.SYSTEM_EXCEPTION
+                : CallOutcome.USER_EXCEPTION);
     }
 
     @Override
     public void receive_other(ClientRequestInfo ri) {
-        end(ri, ClientCallHook.Outcome.LOCATION_FORWARD);
+        end(ri, CallOutcome.LOCATION_FORWARD);
     }
 
-    private void end(ClientRequestInfo ri, ClientCallHook.Outcome outcome) {
+    private void end(ClientRequestInfo ri, CallOutcome outcome) {
         ClientCall stubCall = STUB_CALL.get();
         Object[] idl = stubCall == null ? IDL_CALL.get() : null;
         if (idl != null) {

@@ -2,8 +2,8 @@ package org.irmi.orb.internal;
 
 import java.util.List;
 
+import org.irmi.orb.CallOutcome;
 import org.irmi.orb.IrmiHooks;
-import org.irmi.orb.RequestCost;
 import org.jacorb.config.Configuration;
 import org.jacorb.orb.dsi.ServerRequest;
 import org.jacorb.orb.giop.RequestInputStream;
@@ -243,10 +243,10 @@ final class DirectDispatch {
             int status = request.status().value();
             hooks.end(r, status == ReplyStatusType_1_2._USER_EXCEPTION || status == ReplyStatusType_1_2._SYSTEM_EXCEPTION,
                     switch (status) {
-                        case ReplyStatusType_1_2._USER_EXCEPTION -> RequestCost.Outcome.USER_EXCEPTION;
-                        case ReplyStatusType_1_2._SYSTEM_EXCEPTION -> RequestCost.Outcome.SYSTEM_EXCEPTION;
-                        case ReplyStatusType_1_2._LOCATION_FORWARD -> RequestCost.Outcome.LOCATION_FORWARD;
-                        default -> RequestCost.Outcome.REPLY;
+                        case ReplyStatusType_1_2._USER_EXCEPTION -> CallOutcome.USER_EXCEPTION;
+                        case ReplyStatusType_1_2._SYSTEM_EXCEPTION -> CallOutcome.SYSTEM_EXCEPTION;
+                        case ReplyStatusType_1_2._LOCATION_FORWARD -> CallOutcome.LOCATION_FORWARD;
+                        default -> CallOutcome.REPLY;
                     });
         } catch (Throwable e) {
             // the request is this path's now: it gets an answer whatever failed around its servant

@@ -1,6 +1,6 @@
 package org.irmi.orb.internal;
 
-import org.irmi.orb.RequestCost;
+import org.irmi.orb.CallOutcome;
 import org.jacorb.orb.giop.GIOPConnection;
 import org.jacorb.orb.portableInterceptor.ServerRequestInfoImpl;
 import org.omg.CORBA.LocalObject;
@@ -48,20 +48,20 @@ final class ServerHookInterceptor extends LocalObject implements ServerRequestIn
 
     @Override
     public void send_reply(ServerRequestInfo ri) {
-        hooks.end(new Intercepted(ri), false, RequestCost.Outcome.REPLY);
+        hooks.end(new Intercepted(ri), false, CallOutcome.REPLY);
     }
 
     @Override
     public void send_exception(ServerRequestInfo ri) {
-        RequestCost.Outcome outcome = ri.reply_status() == org.omg.PortableInterceptor.USER_EXCEPTION.value
-                ? RequestCost.Outcome.USER_EXCEPTION : RequestCost.Outcome.SYSTEM_EXCEPTION;
+        CallOutcome outcome = ri.reply_status() == org.omg.PortableInterceptor.USER_EXCEPTION.value
+                ? CallOutcome.USER_EXCEPTION : CallOutcome.SYSTEM_EXCEPTION;
         hooks.end(new Intercepted(ri), true, outcome);
     }
 
     @Override
     public void send_other(ServerRequestInfo ri) {
         hooks.end(new Intercepted(ri), false,
-                ri.response_expected() ? RequestCost.Outcome.LOCATION_FORWARD : RequestCost.Outcome.ONEWAY);
+                ri.response_expected() ? CallOutcome.LOCATION_FORWARD : CallOutcome.ONEWAY);
     }
 
     /** One interception point's view of the request. */

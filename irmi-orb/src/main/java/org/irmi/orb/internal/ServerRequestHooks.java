@@ -1,6 +1,7 @@
 package org.irmi.orb.internal;
 
 import org.irmi.monitors.RequestCostSampler;
+import org.irmi.orb.CallOutcome;
 import org.irmi.orb.IrmiHooks;
 import org.irmi.orb.RequestCost;
 import org.irmi.orb.RequestCostListener;
@@ -98,7 +99,7 @@ final class ServerRequestHooks {
      *
      * @param exception whether the reply carries an exception
      */
-    void end(Request r, boolean exception, RequestCost.Outcome outcome) {
+    void end(Request r, boolean exception, CallOutcome outcome) {
         IrmiServerGIOPConnection connection = r.connection();
         try {
             endMeasured(r, exception, outcome, connection);
@@ -154,7 +155,7 @@ final class ServerRequestHooks {
         }
     }
 
-    private void endMeasured(Request r, boolean exception, RequestCost.Outcome outcome,
+    private void endMeasured(Request r, boolean exception, CallOutcome outcome,
                              IrmiServerGIOPConnection connection) {
         if (!hooks.replyContextProviders().isEmpty()) {
             ReplyContexts.collect(hooks, r.operation(), exception, connection, r::addReplyContext);

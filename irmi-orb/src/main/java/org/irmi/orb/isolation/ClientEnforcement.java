@@ -14,6 +14,7 @@ import org.irmi.isolation.MinorCodes;
 import org.irmi.isolation.OutgoingCall;
 import org.irmi.isolation.RemoteLoad;
 import org.irmi.isolation.SlowClientGate;
+import org.irmi.orb.CallOutcome;
 import org.irmi.orb.ClientCall;
 import org.irmi.orb.ClientCallHook;
 import org.irmi.orb.ClientDecision;
@@ -117,7 +118,7 @@ final class ClientEnforcement implements ClientCallHook {
     }
 
     @Override
-    public void afterCall(ClientCall call, long roundTripNanos, Outcome outcome) {
+    public void afterCall(ClientCall call, long roundTripNanos, CallOutcome outcome) {
         Pending p = pending.get();
         RemoteLoad load = replyLoad.get();
         pending.remove();
@@ -125,7 +126,7 @@ final class ClientEnforcement implements ClientCallHook {
         if (p == null) {
             return;
         }
-        if (outcome == Outcome.SYSTEM_EXCEPTION) {
+        if (outcome == CallOutcome.SYSTEM_EXCEPTION) {
             p.listener().onDropped();
         } else {
             p.listener().onSuccess(roundTripNanos);

@@ -6,6 +6,7 @@ import java.util.function.Supplier;
 import org.irmi.isolation.IncomingRequest;
 import org.irmi.isolation.PoisonAdmission;
 import org.irmi.monitors.RequestCostMonitor;
+import org.irmi.orb.CallOutcome;
 import org.irmi.orb.RequestCost;
 import org.irmi.orb.RequestCostListener;
 
@@ -37,7 +38,7 @@ final class DispatchCosts implements RequestCostListener {
 
     @Override
     public void onRequestCost(RequestCost c) {
-        objectives.record(c.operation(), c.elapsedNanos(), c.outcome() == RequestCost.Outcome.SYSTEM_EXCEPTION);
+        objectives.record(c.operation(), c.elapsedNanos(), c.outcome() == CallOutcome.SYSTEM_EXCEPTION);
         edges.onCompletion(c.allocatedBytes());
         if (costs != null && c.allocatedBytes() >= 0) {
             String peer = c.peerAddress();

@@ -7,6 +7,7 @@ import java.rmi.RemoteException;
 import java.util.List;
 import java.util.concurrent.CopyOnWriteArrayList;
 
+import org.irmi.orb.CallOutcome;
 import org.irmi.orb.ClientCall;
 import org.irmi.orb.ClientDecision;
 import org.irmi.orb.IrmiORB;
@@ -68,7 +69,7 @@ class RmiClientHookTest {
         client = RmiIiopEchoTest.orb("org.irmi.orb.IrmiORB");
         RemoteEcho echo = Rmi.lookup(client, Rmi.export(server, new RemoteEchoImpl()));
         List<Object> args = new CopyOnWriteArrayList<>();
-        List<org.irmi.orb.ClientCallHook.Outcome> ends = new CopyOnWriteArrayList<>();
+        List<org.irmi.orb.CallOutcome> ends = new CopyOnWriteArrayList<>();
         IrmiORB.of(client).orElseThrow().hooks().setClientCallHook(new org.irmi.orb.ClientCallHook() {
             @Override
             public ClientDecision beforeCall(ClientCall call) {
@@ -77,15 +78,15 @@ class RmiClientHookTest {
             }
 
             @Override
-            public void afterCall(ClientCall call, long roundTripNanos, Outcome outcome) {
+            public void afterCall(ClientCall call, long roundTripNanos, CallOutcome outcome) {
                 ends.add(outcome);
             }
         });
         assertThat(echo.echoText("x")).isEqualTo("x");
         assertThatThrownBy(() -> echo.refuse("no")).isInstanceOf(RefusedException.class);
         assertThat(args).containsExactly("x", "no");
-        assertThat(ends).containsExactly(org.irmi.orb.ClientCallHook.Outcome.REPLY,
-                org.irmi.orb.ClientCallHook.Outcome.USER_EXCEPTION);
+        assertThat(ends).containsExactly(org.irmi.orb.CallOutcome.REPLY,
+                org.irmi.orb.CallOutcome.USER_EXCEPTION);
     }
 
     @Test

@@ -11,7 +11,6 @@ import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Properties;
-import org.irmi.bench.daytrader.internal.ChildJvm;
 import org.irmi.bench.daytrader.internal.OperatorCredential;
 
 /**
@@ -36,18 +35,21 @@ import org.irmi.bench.daytrader.internal.OperatorCredential;
  * this JVM even when it is killed. {@link #close()} stops them (web tier first), forcibly after 10 s.
  */
 public final class DayTraderDeployment implements AutoCloseable {
-    private final Process backend;
-    private final Process web;
+    private final ChildJvm backend;
+    private final ChildJvm web;
     private final int webPort;
     private final String backendIor;
     private final String backendDashboardUrl;
     private final Path workDir;
     private final OrbChoice orb;
     private final OperatorCredential operator;
+    /** How long a tier has to exit after SIGTERM before it is killed. */
+    static final long STOP_GRACE_MILLIS = 10_000;
+
     private final HttpClient http = HttpClient.newBuilder().connectTimeout(Duration.ofSeconds(5)).build();
 
     /** Made by {@link DayTraderDeploymentBuilder#start()} once both tiers are ready. */
-    DayTraderDeployment(Process backend, Process web, int webPort, String backendIor, String backendDashboardUrl, Path workDir,
+    DayTraderDeployment(ChildJvm backend, ChildJvm web, int webPort, String backendIor, String backendDashboardUrl, Path workDir,
                         OrbChoice orb, OperatorCredential operator) {
         this.operator = operator;
         this.backend = backend;
@@ -106,7 +108,7 @@ public final class DayTraderDeployment implements AutoCloseable {
 
     /** True while both tiers run. */
     public boolean isAlive() {
-        return backend.isAlive() && web.isAlive();
+        return backend.alive() && web.alive();
     }
 
     /**
@@ -172,8 +174,8 @@ public final class DayTraderDeployment implements AutoCloseable {
      */
     @Override
     public void close() {
-        ChildJvm.stop(web);
-        ChildJvm.stop(backend);
+        web.stop(STOP_GRACE_MILLIS);
+        backend.stop(STOP_GRACE_MILLIS);
         if (operator.created()) {
             try {
                 Files.deleteIfExists(operator.file());

@@ -8,7 +8,6 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.Properties;
 import org.irmi.bench.daytrader.internal.BackendMain;
-import org.irmi.bench.daytrader.internal.ChildJvm;
 import org.irmi.bench.daytrader.internal.OperatorCredential;
 import org.irmi.bench.daytrader.internal.WebTierMain;
 
@@ -185,13 +184,13 @@ public final class DayTraderDeploymentBuilder {
         if (schema != null) {
             b.addAll(List.of("--schema", schema));
         }
-        Process backend = ChildJvm.launch(backendCpus, backendQuota, backendJvmArgs, classPath, BackendMain.class.getName(), b,
-                dir.resolve("backend.log"), inheritOutput);
+        ChildJvm backend = ChildJvm.builder("DayTrader backend", BackendMain.class).cpus(backendCpus).quota(backendQuota)
+                .jvmOptions(backendJvmArgs).classPath(classPath).args(b).output(output(), dir.resolve("backend.log")).start();
         Properties backendProps;
         try {
-            backendProps = ChildJvm.awaitReady(backend, backendReady, dir.resolve("backend.log"), "backend", startTimeout);
+            backendProps = backend.awaitReadyFile(backendReady, startTimeout);
         } catch (IOException | InterruptedException | RuntimeException e) {
-            ChildJvm.stop(backend);
+            backend.stop(DayTraderDeployment.STOP_GRACE_MILLIS);
             throw e;
         }
         OperatorCredential operator;
@@ -199,23 +198,30 @@ public final class DayTraderDeploymentBuilder {
             operator = OperatorCredential.loadOrCreate(operatorTokenFile != null ? operatorTokenFile
                     : dir.resolve("operator.token"));
         } catch (IOException e) {
-            ChildJvm.stop(backend);
+            backend.stop(DayTraderDeployment.STOP_GRACE_MILLIS);
             throw e;
         }
         OrbChoice clientOrb = webOrb == null ? orb : webOrb;
-        Process web = ChildJvm.launch(webCpus, null, webJvmArgs, classPath, WebTierMain.class.getName(), List.of("--orb",
-                clientOrb.flag(), "--backend-ready", backendReady.toString(), "--port", Integer.toString(webPort),
-                "--http-threads", Integer.toString(httpThreads), "--ready-file", webReady.toString(),
-                "--operator-token-file", operator.file().toString(), "--watch-stdin"), dir.resolve("web.log"), inheritOutput);
+        ChildJvm web = ChildJvm.builder("DayTrader web tier", WebTierMain.class).cpus(webCpus).jvmOptions(webJvmArgs)
+                .classPath(classPath).args(List.of("--orb", clientOrb.flag(), "--backend-ready", backendReady.toString(),
+                        "--port", Integer.toString(webPort), "--http-threads", Integer.toString(httpThreads),
+                        "--ready-file", webReady.toString(), "--operator-token-file", operator.file().toString(),
+                        "--watch-stdin"))
+                .output(output(), dir.resolve("web.log")).start();
         Properties webProps;
         try {
-            webProps = ChildJvm.awaitReady(web, webReady, dir.resolve("web.log"), "web tier", startTimeout);
+            webProps = web.awaitReadyFile(webReady, startTimeout);
         } catch (IOException | InterruptedException | RuntimeException e) {
-            ChildJvm.stop(web);
-            ChildJvm.stop(backend);
+            web.stop(DayTraderDeployment.STOP_GRACE_MILLIS);
+            backend.stop(DayTraderDeployment.STOP_GRACE_MILLIS);
             throw e;
         }
         return new DayTraderDeployment(backend, web, Integer.parseInt(webProps.getProperty("port")),
                 backendProps.getProperty("ior"), backendProps.getProperty("dashboard"), dir, orb, operator);
+    }
+
+    /** The tiers write their own logs, or (with {@link #inheritOutput}) their stderr goes to this JVM's. */
+    private ChildJvm.Output output() {
+        return inheritOutput ? ChildJvm.Output.STDERR_INHERITED : ChildJvm.Output.LOG_FILE;
     }
 }

@@ -10,6 +10,7 @@ import javax.rmi.CORBA.Util;
 import com.sun.corba.ee.spi.presentation.rmi.DynamicMethodMarshaller;
 import com.sun.corba.ee.spi.presentation.rmi.PresentationManager;
 
+import org.irmi.orb.CallOutcome;
 import org.irmi.orb.ClientCall;
 import org.irmi.orb.ClientCallHook;
 import org.irmi.orb.ClientDecision;
@@ -95,16 +96,16 @@ public final class RmiStubs {
             }
             org.irmi.monitors.Clock clock = orb.hooks().clock();
             long start = clock.nanoTime();
-            ClientCallHook.Outcome outcome = ClientCallHook.Outcome.SYSTEM_EXCEPTION;
+            CallOutcome outcome = CallOutcome.SYSTEM_EXCEPTION;
             ClientHooks.enterStubCall(call);
             try {
                 Object result = call(to, operation, dmm, arguments);
-                outcome = ClientCallHook.Outcome.REPLY;
+                outcome = CallOutcome.REPLY;
                 return result;
             } catch (java.rmi.RemoteException e) {
                 throw e;
             } catch (Exception declared) {
-                outcome = ClientCallHook.Outcome.USER_EXCEPTION;
+                outcome = CallOutcome.USER_EXCEPTION;
                 throw declared;
             } finally {
                 ClientHooks.exitStubCall();

@@ -10,10 +10,10 @@ import java.util.List;
 import java.util.Map;
 import java.util.TreeMap;
 
+import org.irmi.bench.daytrader.ChildJvm;
 import org.irmi.bench.experiments.Experiment;
 import org.irmi.bench.experiments.ExperimentResult;
 import org.irmi.bench.experiments.RunContext;
-import org.irmi.bench.experiments.internal.ChildJvm;
 import org.irmi.bench.experiments.internal.Children;
 import org.irmi.bench.experiments.internal.OrbKind;
 import org.irmi.bench.experiments.internal.ProgressBar;
@@ -54,7 +54,7 @@ public final class CrosstalkExperiment implements Experiment {
     static final List<String> SERVER_HEAP = List.of("-Xmx1g", "-Xmn768m");
     static final List<String> CLIENT_HEAP = List.of("-Xmx1g", "-Xmn768m");
     static final String CLIENT_CPUS = "1";
-    /** The secondary streams' client runs at this niceness on the clients' CPU (see {@link ChildJvm}). */
+    /** The secondary streams' client runs at this niceness on the clients' CPU (see {@link org.irmi.bench.daytrader.ChildJvmBuilder#niceness}). */
     static final int SMALL_NICENESS = Integer.getInteger("irmi.crosstalk.smallNiceness", 19);
     /**
      * The link between the clients and the server ({@link LinkEmulation}), as {@code tc} writes a
@@ -244,7 +244,7 @@ public final class CrosstalkExperiment implements Experiment {
             throws Exception {
         String tag = "crosstalk-" + c.label().replaceAll("[^A-Za-z0-9]+", "-").toLowerCase();
         Path sla = c.orb() == OrbKind.IRMI ? slaWithWeight(context.resultsDir(), c.weight(), c.perConnection()) : null;
-        try (Children children = new Children()) {
+        try (Children children = new Children(context.logDir())) {
             List<String> serverOptions = withHeap(c.orb().jvmOptions(sla), SERVER_HEAP);
             String extra = System.getProperty("irmi.crosstalk.serverJvmOptions", "");
             if (!extra.isBlank()) {
@@ -259,16 +259,17 @@ public final class CrosstalkExperiment implements Experiment {
                 // Watches what JacORB's reader threads read; changes nothing about the sockets.
                 serverOptions.add("-Djacorb.net.server_socket_factory=" + TimingServerSocketFactory.class.getName());
             }
-            ChildJvm server = children.add(ChildJvm.start(tag + "-server", SERVER_CPUS, context.classPath(),
-                    serverOptions, CrosstalkServerMain.class, List.of("500"), context.logDir()));
-            String ior = server.await("IOR", 30_000);
-            String smallIor = server.await("SMALL", 1_000);
+            ChildJvm server = children.start(ChildJvm.builder(tag + "-server", CrosstalkServerMain.class)
+                    .cpus(SERVER_CPUS).classPath(context.classPath()).jvmOptions(serverOptions).args(List.of("500")));
+            String ior = server.awaitLine("IOR", 30_000);
+            String smallIor = server.awaitLine("SMALL", 1_000);
             List<String> clientOptions = withHeap(OrbKind.PLAIN.jvmOptions(null), CLIENT_HEAP);
             if (c.streams() > 0) {
-                ChildJvm small = children.add(ChildJvm.start(tag + "-small", clientPrefix, CLIENT_CPUS, SMALL_NICENESS, context.classPath(), clientOptions,
-                        SmallStreamsMain.class, List.of(smallIor, String.valueOf(c.streams()), String.valueOf(SMALL_BYTES), "500", SMALL_CALLS),
-                        context.logDir()));
-                small.await("IOR", 30_000);
+                ChildJvm small = children.start(ChildJvm.builder(tag + "-small", SmallStreamsMain.class)
+                        .prefix(clientPrefix).niceness(SMALL_NICENESS).cpus(CLIENT_CPUS).classPath(context.classPath())
+                        .jvmOptions(clientOptions).args(List.of(smallIor, String.valueOf(c.streams()),
+                                String.valueOf(SMALL_BYTES), "500", SMALL_CALLS)));
+                small.awaitLine("IOR", 30_000);
                 Thread.sleep(500); // let the streams reach their steady rate
             }
             StringBuilder sizes = new StringBuilder();
@@ -277,17 +278,17 @@ public final class CrosstalkExperiment implements Experiment {
                     sizes.append(sizes.length() == 0 ? "" : ",").append(size);
                 }
             }
-            ChildJvm large = children.add(ChildJvm.start(tag + "-large", clientPrefix, CLIENT_CPUS, 0, context.classPath(), clientOptions,
-                    LargeStreamMain.class, List.of(ior, sizes.toString(), String.valueOf(reps), String.valueOf(warmup),
-                    String.valueOf(warmupMillis), "gate"),
-                    context.logDir()));
+            ChildJvm large = children.start(ChildJvm.builder(tag + "-large", LargeStreamMain.class)
+                    .prefix(clientPrefix).cpus(CLIENT_CPUS).classPath(context.classPath()).jvmOptions(clientOptions)
+                    .args(List.of(ior, sizes.toString(), String.valueOf(reps), String.valueOf(warmup),
+                            String.valueOf(warmupMillis), "gate")));
             CrosstalkWarmup.Warmup warm = warmups.await(c, server, large, warmupMillis,
                     CrosstalkWarmup.maxWarmupMillis(context.length()));
             large.send("measure");
             new ProgressBar(context.terminal()).steps("crosstalk " + c.label() + " (sizes)", sizes.toString().split(",").length,
                     () -> large.linesWith("RESULT").size(), () -> !large.alive(), caseTimeoutMillis(reps, c.streams(), link));
             if (large.linesWith("RESULT").size() < sizes.toString().split(",").length) {
-                large.await("DONE", 5_000); // throws with the client's last output
+                large.awaitLine("DONE", 5_000); // throws with the client's last output
             }
             Thread.sleep(600); // one more STAT line of the server, after the last large request
             List<String> stats = server.linesWith("STAT");

@@ -5,8 +5,8 @@ import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 
+import org.irmi.bench.daytrader.ChildJvm;
 import org.irmi.bench.experiments.ExperimentResult;
-import org.irmi.bench.experiments.internal.ChildJvm;
 
 /**
  * The crosstalk experiment's warm-up of each condition: how long the large stream warms up, the

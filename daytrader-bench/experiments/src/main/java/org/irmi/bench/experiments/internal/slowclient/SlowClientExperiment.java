@@ -5,15 +5,16 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.function.ToDoubleFunction;
 
+import org.irmi.bench.daytrader.ChildJvm;
 import org.irmi.bench.experiments.Experiment;
 import org.irmi.bench.experiments.ExperimentResult;
 import org.irmi.bench.experiments.RunContext;
-import org.irmi.bench.experiments.internal.ChildJvm;
 import org.irmi.bench.experiments.internal.Children;
 import org.irmi.bench.experiments.internal.OrbKind;
 import org.irmi.bench.experiments.internal.ProgressBar;
 import org.irmi.bench.experiments.internal.Samples;
 import org.irmi.bench.experiments.internal.SlaFiles;
+import org.irmi.orb.naming.OmniNames;
 
 /**
  * The paper's slow-client experiment (section 3.1, Figure 3, Tables 1-2, Figures 4-5), with every
@@ -70,10 +71,10 @@ public final class SlowClientExperiment implements Experiment {
             setups.add(orb == OrbKind.PLAIN ? Setup.PLAIN : Setup.IRMI);
         }
         if (setups.contains(Setup.IRMI) && rerouteWanted(context)) {
-            if (NamingService.available()) {
+            if (OmniNames.available()) {
                 setups.add(Setup.IRMI_REROUTE);
             } else {
-                result.note("The reroute trial was not run: omniNames is not installed (" + NamingService.EXECUTABLE + ").");
+                result.note("The reroute trial was not run: omniNames is not installed (" + OmniNames.EXECUTABLE + ").");
             }
         }
         List<Trial> trials = new ArrayList<>();
@@ -138,43 +139,45 @@ public final class SlowClientExperiment implements Experiment {
         String tag = "slow-client-" + setup.key() + "-" + rep;
         Path sla = setup.sla() == null ? null : SlaFiles.extract(context.resultsDir(), setup.sla());
         ProgressBar bar = new ProgressBar(context.terminal());
-        try (Children children = new Children();
-             NamingService naming = setup.replica() ? NamingService.start(context.logDir().resolve(tag + "-omninames")) : null) {
+        try (Children children = new Children(context.logDir());
+             OmniNames naming = setup.replica() ? OmniNames.start(context.logDir().resolve(tag + "-omninames")) : null) {
             // The secondary, client and source run plain JacORB in every trial: only the primary's ORB changes.
             List<String> base = new ArrayList<>(OrbKind.PLAIN.jvmOptions(null));
             base.add("-Xmx256m");
-            ChildJvm secondary = children.add(ChildJvm.start(tag + "-secondary", SECONDARY_CPUS, context.classPath(),
-                    base, SecondaryMain.class, List.of(String.valueOf(SECONDARY_CPU_MICROS_PER_EVENT),
-                            String.valueOf(STAT_MILLIS)), context.logDir()));
-            String secondaryIor = secondary.await("IOR", 30_000);
+            ChildJvm secondary = children.start(ChildJvm.builder(tag + "-secondary", SecondaryMain.class)
+                    .cpus(SECONDARY_CPUS).classPath(context.classPath()).jvmOptions(base)
+                    .args(List.of(String.valueOf(SECONDARY_CPU_MICROS_PER_EVENT), String.valueOf(STAT_MILLIS))));
+            String secondaryIor = secondary.awaitLine("IOR", 30_000);
             ChildJvm replica = null;
             List<String> primaryOptions = new ArrayList<>(setup.orb().jvmOptions(sla));
             if (naming != null) {
                 // The replica stands for another machine; with two cores it can only share the primary's CPU 0
                 // (CPU 1 is the stressed one).
-                replica = children.add(ChildJvm.start(tag + "-replica", PRIMARY_CPUS, context.classPath(), base,
-                        SecondaryMain.class, List.of(String.valueOf(SECONDARY_CPU_MICROS_PER_EVENT), String.valueOf(STAT_MILLIS),
-                                naming.url(), REPLICA_NAME), context.logDir()));
-                replica.await("BOUND", 30_000);
-                primaryOptions.add("-DORBInitRef.NameService=" + naming.url());
+                replica = children.start(ChildJvm.builder(tag + "-replica", SecondaryMain.class)
+                        .cpus(PRIMARY_CPUS).classPath(context.classPath()).jvmOptions(base)
+                        .args(List.of(String.valueOf(SECONDARY_CPU_MICROS_PER_EVENT), String.valueOf(STAT_MILLIS),
+                                naming.corbaloc(), REPLICA_NAME)));
+                replica.awaitLine("BOUND", 30_000);
+                primaryOptions.add("-DORBInitRef.NameService=" + naming.corbaloc());
             }
 
             primaryOptions.addAll(List.of(PRIMARY_HEAP, "-Xms120m"));
             primaryOptions.addAll(List.of(PRIMARY_GC.split(" ")));
-            ChildJvm primary = children.add(ChildJvm.start(tag + "-primary", PRIMARY_CPUS, context.classPath(),
-                    primaryOptions, PrimaryMain.class, List.of(secondaryIor, String.valueOf(OBJECT_BYTES),
-                            String.valueOf(STAT_MILLIS)), context.logDir()));
-            String primaryIor = primary.await("IOR", 30_000);
+            ChildJvm primary = children.start(ChildJvm.builder(tag + "-primary", PrimaryMain.class)
+                    .cpus(PRIMARY_CPUS).classPath(context.classPath()).jvmOptions(primaryOptions)
+                    .args(List.of(secondaryIor, String.valueOf(OBJECT_BYTES), String.valueOf(STAT_MILLIS))));
+            String primaryIor = primary.awaitLine("IOR", 30_000);
 
-            ChildJvm client = children.add(ChildJvm.start(tag + "-client", PRIMARY_CPUS, context.classPath(), base,
-                    FetchClientMain.class, List.of(primaryIor, String.valueOf(STAT_MILLIS),
-                            String.valueOf(CLIENT_PERIOD_MILLIS)), context.logDir()));
-            ChildJvm source = children.add(ChildJvm.start(tag + "-source", PRIMARY_CPUS, context.classPath(), base,
-                    EventSourceMain.class, List.of(primaryIor, String.valueOf(EVENT_BYTES),
-                            String.valueOf(EVENT_PERIOD_MILLIS), String.valueOf(STAT_MILLIS)), context.logDir()));
+            ChildJvm client = children.start(ChildJvm.builder(tag + "-client", FetchClientMain.class)
+                    .cpus(PRIMARY_CPUS).classPath(context.classPath()).jvmOptions(base)
+                    .args(List.of(primaryIor, String.valueOf(STAT_MILLIS), String.valueOf(CLIENT_PERIOD_MILLIS))));
+            ChildJvm source = children.start(ChildJvm.builder(tag + "-source", EventSourceMain.class)
+                    .cpus(PRIMARY_CPUS).classPath(context.classPath()).jvmOptions(base)
+                    .args(List.of(primaryIor, String.valueOf(EVENT_BYTES), String.valueOf(EVENT_PERIOD_MILLIS),
+                            String.valueOf(STAT_MILLIS))));
             // The warm-up starts once the source and the client are calling (their JVMs take seconds to start).
-            source.await("STAT", 30_000);
-            client.await("STAT", 30_000);
+            source.awaitLine("STAT", 30_000);
+            client.awaitLine("STAT", 30_000);
             long origin = System.currentTimeMillis();
             double loadBefore = RunContext.loadAverage();
             String label = setup.label() + " #" + rep;
@@ -182,9 +185,10 @@ public final class SlowClientExperiment implements Experiment {
             long unloadedFrom = System.currentTimeMillis();
             phase(bar, children, label + " unloaded", unloadedMillis);
             long stressFrom = System.currentTimeMillis();
-            ChildJvm stress = children.add(ChildJvm.start(tag + "-stress", SECONDARY_CPUS, context.classPath(),
-                    List.of("-Xmx32m"), BurnerMain.class, List.of(String.valueOf(STRESS_THREADS)), context.logDir()));
-            stress.await("IOR", 30_000);
+            ChildJvm stress = children.start(ChildJvm.builder(tag + "-stress", BurnerMain.class)
+                    .cpus(SECONDARY_CPUS).classPath(context.classPath()).jvmOptions(List.of("-Xmx32m"))
+                    .args(List.of(String.valueOf(STRESS_THREADS))));
+            stress.awaitLine("IOR", 30_000);
             phase(bar, children, label + " secondary stressed", stressedMillis);
             long end = System.currentTimeMillis();
             double loadAfter = RunContext.loadAverage();
