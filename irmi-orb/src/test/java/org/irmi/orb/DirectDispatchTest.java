@@ -233,6 +233,52 @@ class DirectDispatchTest {
     }
 
     @Test
+    void shouldNotLetALaterRequestOvertakeAOnewayThatWaitsInThePoa() throws Exception {
+        // one client connection, two POAs: the oneway goes to a POA whose manager holds its requests,
+        // so it waits in JacORB's path without starting; the connection's later two-ways, to an active
+        // POA, must not start on the direct path before it (stock JacORB starts a connection's
+        // requests in the order of its POA's queue). Once the oneway's servant has run, they take the
+        // direct path again.
+        server = Orbs.irmi();
+        client = Orbs.stock();
+        POA root = POAHelper.narrow(server.resolve_initial_references("RootPOA"));
+        root.the_POAManager().activate();
+        POA held = root.create_POA("held", null, new org.omg.CORBA.Policy[0]);
+        AtomicInteger pings = new AtomicInteger();
+        byte[] heldId = held.activate_object(new EchoServant() {
+            @Override
+            public void ping() {
+                pings.incrementAndGet();
+            }
+        });
+        Echo heldEcho = EchoHelper.narrow(client.string_to_object(server.object_to_string(held.id_to_reference(heldId))));
+        Echo echo = EchoHelper.narrow(client.string_to_object(server.object_to_string(
+                root.servant_to_reference(new Probe(server)))));
+        assertThat(echo.echoString("warm-up")).isEqualTo("warm-up"); // the connection's code sets
+        assertThat(echo.echoString("thread")).startsWith("irmi-dispatch-");
+
+        heldEcho.ping(); // waits: its POA manager is still holding
+        long directBefore = direct();
+        for (int i = 0; i < 5; i++) {
+            assertThat(echo.echoString("thread")).as("request %d behind the waiting oneway", i)
+                    .doesNotStartWith("irmi-dispatch-");
+        }
+        assertThat(direct()).as("requests the direct path took while the oneway waited").isEqualTo(directBefore);
+        assertThat(pings).hasValue(0);
+
+        held.the_POAManager().activate();
+        long deadline = System.nanoTime() + java.util.concurrent.TimeUnit.SECONDS.toNanos(10);
+        while (pings.get() == 0 && System.nanoTime() < deadline) {
+            Thread.sleep(10);
+        }
+        assertThat(pings).as("the oneway ran once its POA was active").hasValue(1);
+        for (int i = 0; i < 5; i++) {
+            assertThat(echo.echoString("thread")).startsWith("irmi-dispatch-");
+        }
+        assertThat(direct() - directBefore).isEqualTo(5);
+    }
+
+    @Test
     void shouldTakeJacorbsPathWhenTurnedOff() {
         Echo echo = serveOnRoot(Orbs.irmi("irmi.transport.direct_dispatch", "false"));
         for (int i = 0; i < 5; i++) {

@@ -62,7 +62,27 @@ final class RequestDispatch {
             dispatch(t);
             return true;
         }
-        return queue.offer(t);
+        boolean announced = surelyJacorbWay(t);
+        if (announced) {
+            // before the connection's next request is handed on: that one must not overtake it
+            t.connection().running.announceJacorbWay();
+        }
+        if (!queue.offer(t)) {
+            if (announced) {
+                t.connection().running.withdrawJacorbWay();
+            }
+            return false;
+        }
+        return true;
+    }
+
+    /**
+     * Whether {@code t} is a request that goes JacORB's way whatever the direct path finds: a oneway,
+     * or one of CORBA::Object's operations. The direct path can take other requests only, so this
+     * matters only where it is allowed; decided from the header read at admission.
+     */
+    private boolean surelyJacorbWay(RequestAdmission.Task t) {
+        return directAllowed && t.type() == Giop.REQUEST && (!t.replyExpected() || t.operation().startsWith("_"));
     }
 
     /** Wakes the workers for what this turn handed on. SELECTOR THREAD ONLY. */
@@ -99,6 +119,7 @@ final class RequestDispatch {
     private void dispatch(RequestAdmission.Task t) {
         InboundConnection c = t.connection();
         boolean running = false;
+        boolean announced = surelyJacorbWay(t);
         try {
             if (t.requestId() != -1 && !c.cancelledIds.isEmpty() && c.cancelledIds.remove(t.requestId())) {
                 loop.counters.cancelled.add(1);
@@ -112,12 +133,17 @@ final class RequestDispatch {
                 // finishes. Held before the hand-off: a POA thread may finish it before this one returns.
                 running = t.requestId() != -1
                         && c.running.holdUntilFinished(t.requestId(), t.message().length, loop.nanoTime(), t.replyExpected(),
-                        t.costNanos());
+                        t.costNanos(), announced);
                 try {
                     DirectDispatch d = direct;
                     // the header was read at admission: oneways and CORBA::Object's operations, which the
-                    // direct path never takes, go to JacORB without being parsed there first
-                    if (d == null || !t.replyExpected() || t.operation().startsWith("_") || !d.run(t.message(), c.giop)) {
+                    // direct path never takes, go to JacORB without being parsed there first. While a
+                    // request of this connection that went JacORB's way has not started, the later ones
+                    // follow it there, so they do not start before it (RunningRequests)
+                    if (d == null || announced || c.running.jacorbWayWaiting() || !d.run(t.message(), c.giop)) {
+                        if (running && !announced && d != null) {
+                            c.running.goesJacorbWay(t.requestId());
+                        }
                         requestListener.requestReceived(t.message(), c.giop);
                     }
                 } catch (RuntimeException | Error e) {
@@ -144,6 +170,9 @@ final class RequestDispatch {
             LOG.warn("dispatching a request failed", e);
         } finally {
             c.inFlight.decrementAndGet();
+            if (announced && !running) {
+                c.running.withdrawJacorbWay();
+            }
             if (!running) {
                 c.queuedBytes.addAndGet(-t.message().length);
                 loop.budget.addQueued(-t.message().length);

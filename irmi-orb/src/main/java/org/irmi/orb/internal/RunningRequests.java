@@ -1,7 +1,10 @@
 package org.irmi.orb.internal;
 
+import java.lang.invoke.MethodHandles;
+import java.lang.invoke.VarHandle;
 import java.util.Map;
 import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.atomic.AtomicInteger;
 
 /**
  * The requests of one connection that were handed to JacORB and have not finished. JacORB may
@@ -11,11 +14,23 @@ import java.util.concurrent.ConcurrentHashMap;
  * When it finishes, the time it held its slot corrects its connection's cost estimate
  * ({@link FairScheduler.Flow#ended}).
  *
+ * <p>It also keeps the connection's requests in order across the two paths. Stock JacORB starts a
+ * connection's requests in the order of its POA's queue; the direct path ({@link DirectDispatch})
+ * runs a request at once. So while a request of the connection that went JacORB's way has not
+ * started its servant (it waits in the POA's queue, or is on its way there), the connection's later
+ * requests go JacORB's way too, behind it ({@link #jacorbWayWaiting}). A oneway the client sent
+ * before a two-way then runs before it, as on stock JacORB (JacORB's {@code SyncScopeTest}).
+ *
  * <p>THREADING: any thread (the selector, the dispatch workers, the threads that write replies);
  * lock-free. Each entry is released once: by its end, by the connection's close, or by
- * {@link #forgetStartedBefore}.
+ * {@link #forgetStartedBefore}; its "waiting in JacORB's path" mark is cleared once, by a compare
+ * and set, by its start or its release, whichever comes first.
  */
 final class RunningRequests {
+
+    /** Entry slot: 1 while the request waits in JacORB's path for its servant to start, else 0. */
+    private static final int WAITING = 4;
+    private static final VarHandle SLOT = MethodHandles.arrayElementVarHandle(long[].class);
 
     private final InboundConnection connection;
     private final SelectorLoop loop;
@@ -25,6 +40,12 @@ final class RunningRequests {
      * cost in nanoseconds of slot time (see {@link FairScheduler})}.
      */
     private final ConcurrentHashMap<Integer, long[]> running = new ConcurrentHashMap<>();
+    /**
+     * Requests of this connection on JacORB's path whose servant has not started: announced on the
+     * selector thread when a request that surely goes JacORB's way is handed on (before the
+     * connection's next request is), then owned by its entry's {@link #WAITING} mark.
+     */
+    private final AtomicInteger jacorbWayWaiting = new AtomicInteger();
 
     RunningRequests(InboundConnection connection, SelectorLoop loop) {
         this.connection = connection;
@@ -39,13 +60,16 @@ final class RunningRequests {
      * nobody, and their replies arrived in a burst the budget had not seen coming. Any thread.
      *
      * @param costNanos the request's estimated cost, corrected by what it took when it ends ({@link FairScheduler.Flow#ended})
-     * @return true when the bytes are now held here (false: the caller releases them)
+     * @param announced whether {@link #announceJacorbWay} was called for it: its entry then owns that count
+     * @return true when the bytes are now held here (false: the caller releases them, and withdraws
+     *         an announcement with {@link #withdrawJacorbWay})
      */
-    boolean holdUntilFinished(int requestId, int bytes, long nowNanos, boolean replyExpected, long costNanos) {
+    boolean holdUntilFinished(int requestId, int bytes, long nowNanos, boolean replyExpected, long costNanos,
+                              boolean announced) {
         if (connection.isClosed()) {
             return false;
         }
-        long[] prev = running.put(requestId, new long[] {bytes, nowNanos, replyExpected ? 1 : 0, costNanos});
+        long[] prev = running.put(requestId, new long[] {bytes, nowNanos, replyExpected ? 1 : 0, costNanos, announced ? 1 : 0});
         if (prev != null) {
             release(prev); // a client that reuses a request id: the older entry is gone
         }
@@ -53,6 +77,56 @@ final class RunningRequests {
             releaseAll(); // closed meanwhile: close() may have missed this entry
         }
         return true;
+    }
+
+    /**
+     * A request that surely goes JacORB's way (a oneway, one of CORBA::Object's operations) is being
+     * handed on: the connection's requests handed on after it wait for its start. SELECTOR THREAD,
+     * before the next request of the connection is handed on.
+     */
+    void announceJacorbWay() {
+        jacorbWayWaiting.incrementAndGet();
+    }
+
+    /** An announced request was not held after all (cancelled, connection closed, no request id). Any thread, once. */
+    void withdrawJacorbWay() {
+        jacorbWayWaiting.decrementAndGet();
+    }
+
+    /** True while a request of this connection that went JacORB's way has not started its servant. Any thread. */
+    boolean jacorbWayWaiting() {
+        return jacorbWayWaiting.get() > 0;
+    }
+
+    /**
+     * The held request {@code requestId} goes JacORB's way after all (the direct path did not take
+     * it): the connection's later requests wait for its start. Any thread.
+     */
+    void goesJacorbWay(int requestId) {
+        long[] held = running.get(requestId);
+        if (held != null && (long) SLOT.getVolatile(held, WAITING) == 0) {
+            jacorbWayWaiting.incrementAndGet();
+            SLOT.setVolatile(held, WAITING, 1L);
+            if (running.get(requestId) != held) {
+                clearWaiting(held); // released meanwhile: its release may have missed the mark
+            }
+        }
+    }
+
+    /** The servant of {@code requestId} starts (JacORB's path, or the direct path). Any thread. */
+    void started(int requestId) {
+        if (jacorbWayWaiting.get() > 0) {
+            long[] held = running.get(requestId);
+            if (held != null) {
+                clearWaiting(held);
+            }
+        }
+    }
+
+    private void clearWaiting(long[] entry) {
+        if (SLOT.compareAndSet(entry, WAITING, 1L, 0L)) {
+            jacorbWayWaiting.decrementAndGet();
+        }
     }
 
     /**
@@ -92,6 +166,7 @@ final class RunningRequests {
     }
 
     private void release(long[] entry) {
+        clearWaiting(entry);
         connection.queuedBytes.addAndGet(-entry[0]);
         loop.budget.addQueued(-entry[0]);
         if (entry[2] != 0) {
