@@ -14,12 +14,13 @@ import java.util.concurrent.atomic.AtomicInteger;
  * When it finishes, the time it held its slot corrects its connection's cost estimate
  * ({@link FairScheduler.Flow#ended}).
  *
- * <p>It also keeps the connection's requests in order across the two paths. Stock JacORB starts a
+ * <p>It also orders the connection's requests across the two paths. Stock JacORB starts a
  * connection's requests in the order of its POA's queue; the direct path ({@link DirectDispatch})
  * runs a request at once. So while a request of the connection that went JacORB's way has not
- * started its servant (it waits in the POA's queue, or is on its way there), the connection's later
- * requests go JacORB's way too, behind it ({@link #jacorbWayWaiting}). A oneway the client sent
- * before a two-way then runs before it, as on stock JacORB (JacORB's {@code SyncScopeTest}).
+ * reached its servant (it waits in the POA's queue, or is on its way there), the connection's later
+ * requests go JacORB's way too, behind it ({@link #jacorbWayWaiting}). Not a full guarantee: two
+ * dispatch workers can still hand two JacORB-way requests to the POA in either order, and the mark
+ * is cleared just before the servant runs (docs/orb.md, "Order"; JacORB's {@code SyncScopeTest}).
  *
  * <p>THREADING: any thread (the selector, the dispatch workers, the threads that write replies);
  * lock-free. Each entry is released once: by its end, by the connection's close, or by
@@ -37,7 +38,7 @@ final class RunningRequests {
     /**
      * Requests handed to JacORB and not finished: request id -> {bytes, nanoTime handed, 1 when it
      * counts in the fair share of requests until it ends (a reply is expected), else 0, its estimated
-     * cost in nanoseconds of slot time (see {@link FairScheduler})}.
+     * cost in nanoseconds of slot time (see {@link FairScheduler}), its {@link #WAITING} mark}.
      */
     private final ConcurrentHashMap<Integer, long[]> running = new ConcurrentHashMap<>();
     /**
@@ -100,7 +101,9 @@ final class RunningRequests {
 
     /**
      * The held request {@code requestId} goes JacORB's way after all (the direct path did not take
-     * it): the connection's later requests wait for its start. Any thread.
+     * it): the connection's later requests wait for its start. Any thread. Known gap: the check and
+     * the mark are not one atomic step, so two workers holding the same request id (a client that
+     * reuses ids) can count it twice and leave that connection off the direct path for good.
      */
     void goesJacorbWay(int requestId) {
         long[] held = running.get(requestId);
@@ -113,7 +116,10 @@ final class RunningRequests {
         }
     }
 
-    /** The servant of {@code requestId} starts (JacORB's path, or the direct path). Any thread. */
+    /**
+     * JacORB is about to run the servant of {@code requestId} (its server interceptor's
+     * {@code receive_request}; the direct path never calls this). Any thread.
+     */
     void started(int requestId) {
         if (jacorbWayWaiting.get() > 0) {
             long[] held = running.get(requestId);
