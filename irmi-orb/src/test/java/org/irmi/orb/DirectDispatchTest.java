@@ -50,7 +50,7 @@ class DirectDispatchTest {
     }
 
     /** Answers questions about where and how it runs. */
-    private static final class Probe extends EchoServant {
+    private static class Probe extends EchoServant {
         private final ORB orb;
 
         Probe(ORB orb) {
@@ -276,6 +276,94 @@ class DirectDispatchTest {
             assertThat(echo.echoString("thread")).startsWith("irmi-dispatch-");
         }
         assertThat(direct() - directBefore).isEqualTo(5);
+    }
+
+    @Test
+    void shouldKeepLaterRequestsOnJacorbsPathUntilTheOnewayEnds() throws Exception {
+        // the oneway's servant has started and blocks: the connection's later two-ways still go
+        // JacORB's way (to other POA threads) until it ends, so none can overtake its first statements
+        server = Orbs.irmi();
+        String ior = Orbs.serve(server, new Probe(server) {
+            @Override
+            public void ping() {
+                BLOCKED.countDown();
+                try {
+                    RELEASE.await(10, java.util.concurrent.TimeUnit.SECONDS);
+                } catch (InterruptedException e) {
+                    Thread.currentThread().interrupt();
+                }
+            }
+        });
+        client = Orbs.stock();
+        Echo echo = EchoHelper.narrow(client.string_to_object(ior));
+        assertThat(echo.echoString("warm-up")).isEqualTo("warm-up"); // the connection's code sets
+        assertThat(echo.echoString("thread")).startsWith("irmi-dispatch-");
+        BLOCKED = new java.util.concurrent.CountDownLatch(1);
+        RELEASE = new java.util.concurrent.CountDownLatch(1);
+        echo.ping();
+        assertThat(BLOCKED.await(5, java.util.concurrent.TimeUnit.SECONDS)).as("the oneway's servant started").isTrue();
+        long directBefore = direct();
+        for (int i = 0; i < 5; i++) {
+            assertThat(echo.echoString("thread")).as("request %d while the oneway runs", i)
+                    .doesNotStartWith("irmi-dispatch-");
+        }
+        assertThat(direct()).isEqualTo(directBefore);
+
+        RELEASE.countDown();
+        long deadline = System.nanoTime() + java.util.concurrent.TimeUnit.SECONDS.toNanos(10);
+        boolean directAgain = false;
+        while (!directAgain && System.nanoTime() < deadline) {
+            // its end is reported after the servant returns, a moment after RELEASE
+            directAgain = echo.echoString("thread").startsWith("irmi-dispatch-");
+        }
+        assertThat(directAgain).as("the direct path taken again once the oneway ended").isTrue();
+    }
+
+    @Test
+    void shouldHandAConnectionsOnewaysToThePoaInTheOrderTheyWereRead() throws Exception {
+        // 96 oneways pipelined on one connection to 8 objects in turn, in a POA whose manager holds
+        // them, so they wait in the POA's queue in the order the dispatch workers handed them to
+        // JacORB; then one POA thread runs that queue in order. The workers hand a connection's
+        // oneways over in the order they were read (HandOffLane), as stock JacORB's one reader
+        // thread per connection does, so the servants run in the order the oneways were sent
+        server = Orbs.irmi("jacorb.poa.thread_pool_max", "1", "jacorb.poa.thread_pool_min", "1");
+        client = Orbs.stock();
+        POA root = POAHelper.narrow(server.resolve_initial_references("RootPOA"));
+        root.the_POAManager().activate();
+        POA held = root.create_POA("held", null, new org.omg.CORBA.Policy[0]);
+        java.util.List<Integer> ran = java.util.Collections.synchronizedList(new java.util.ArrayList<>());
+        java.util.List<Echo> objects = new java.util.ArrayList<>();
+        for (int i = 0; i < 8; i++) {
+            int index = i;
+            byte[] id = held.activate_object(new EchoServant() {
+                @Override
+                public void ping() {
+                    ran.add(index);
+                }
+            });
+            objects.add(EchoHelper.narrow(client.string_to_object(server.object_to_string(held.id_to_reference(id)))));
+        }
+        Echo echo = EchoHelper.narrow(client.string_to_object(Orbs.serve(server, new Probe(server))));
+        assertThat(echo.echoString("warm-up")).isEqualTo("warm-up"); // one connection for all, code sets negotiated
+        int sent = 96; // within JacORB's default queue_max (100)
+        for (int i = 0; i < sent; i++) {
+            objects.get(i % 8).ping();
+        }
+        // a two-way behind them: it goes JacORB's way too, and returns once they have all been handed over
+        assertThat(echo.echoString("after")).isEqualTo("after");
+        assertThat(ran).as("oneways run while their POA holds").isEmpty();
+        held.the_POAManager().activate();
+        long deadline = System.nanoTime() + java.util.concurrent.TimeUnit.SECONDS.toNanos(10);
+        while (ran.size() < sent && System.nanoTime() < deadline) {
+            Thread.sleep(10);
+        }
+        java.util.List<Integer> expected = new java.util.ArrayList<>();
+        for (int i = 0; i < sent; i++) {
+            expected.add(i % 8);
+        }
+        synchronized (ran) {
+            assertThat(ran).containsExactlyElementsOf(expected);
+        }
     }
 
     @Test

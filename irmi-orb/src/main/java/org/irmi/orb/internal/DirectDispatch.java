@@ -50,8 +50,9 @@ import org.slf4j.LoggerFactory;
  * <p>What differs: the POA does not count these requests as active, so {@code deactivate_object}
  * and {@code destroy(..., true)} do not wait for them as for the requests the POA runs (a servant
  * that is being deactivated may still get a request that had already started). While a request of
- * a connection that went JacORB's way has not reached its servant, the connection's later requests
- * go JacORB's way behind it ({@link RunningRequests}, which says what order this does not guarantee).
+ * a connection that went JacORB's way has not finished, the connection's later requests go JacORB's
+ * way behind it ({@link RunningRequests}, {@link HandOffLane}; docs/orb.md, "Order", says what order
+ * this does not guarantee).
  *
  * <p>THREADING: {@link #run} on dispatch workers, any number at once.
  */

@@ -60,6 +60,8 @@ final class InboundConnection {
     final AtomicLong queuedBytes = new AtomicLong();
     /** Its requests handed to JacORB and not finished, counted until they end. */
     final RunningRequests running;
+    /** The order in which its JacORB-way requests are handed to JacORB by the dispatch workers. */
+    final HandOffLane lane = new HandOffLane();
 
     // ---- read pacing (ReadPacer), SELECTOR THREAD ONLY ----
     boolean readDeferred;

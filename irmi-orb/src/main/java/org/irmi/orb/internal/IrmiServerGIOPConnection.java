@@ -57,11 +57,6 @@ public final class IrmiServerGIOPConnection extends ServerGIOPConnection {
         inbound.requestFinished(requestId);
     }
 
-    /** The servant of a request of this connection starts: see {@link RunningRequests#started}. Any thread. */
-    void requestStarted(int requestId) {
-        inbound.running.started(requestId);
-    }
-
     /** A sampled request of this connection: see {@link CoreSamples#record}. Any thread. */
     void requestSampled(long activeNanos, long cpuNanos) {
         inbound.requestSampled(activeNanos, cpuNanos);

@@ -31,18 +31,79 @@ import org.irmi.orb.Rejection;
  */
 final class RequestAdmission {
 
-    /**
-     * A message on its way to a worker.
-     *
-     * @param counted   true when it takes a slot of the requests in flight ({@link RequestShare}) and
-     *                  waits for one in the {@link FairScheduler}; false for replies to this server's
-     *                  callbacks, which end work instead of starting it: a servant holding a slot may be
-     *                  waiting for one, so a reply never waits for a slot
-     * @param costNanos its estimated cost when it was read (its connection's {@link FairScheduler.Flow#costEstimate})
-     * @param readNanos when it was read, on the loop's clock
-     */
-    record Task(InboundConnection connection, byte[] message, int type, int requestId, boolean replyExpected,
-                String operation, boolean counted, long costNanos, long readNanos) {
+    /** A message on its way to a worker. */
+    static final class Task {
+        private final InboundConnection connection;
+        private final byte[] message;
+        private final int type;
+        private final int requestId;
+        private final boolean replyExpected;
+        private final String operation;
+        /**
+         * True when it takes a slot of the requests in flight ({@link RequestShare}) and waits for one
+         * in the {@link FairScheduler}; false for replies to this server's callbacks, which end work
+         * instead of starting it: a servant holding a slot may be waiting for one, so a reply never
+         * waits for a slot.
+         */
+        private final boolean counted;
+        /** Its estimated cost when it was read (its connection's {@link FairScheduler.Flow#costEstimate}). */
+        private final long costNanos;
+        /** When it was read, on the loop's clock. */
+        private final long readNanos;
+        /**
+         * Its place in its connection's {@link HandOffLane}, 0 for none: set by the selector thread
+         * before it hands the task on (the hand-off queue publishes it), read by the worker.
+         */
+        long laneTicket;
+
+        Task(InboundConnection connection, byte[] message, int type, int requestId, boolean replyExpected,
+             String operation, boolean counted, long costNanos, long readNanos) {
+            this.connection = connection;
+            this.message = message;
+            this.type = type;
+            this.requestId = requestId;
+            this.replyExpected = replyExpected;
+            this.operation = operation;
+            this.counted = counted;
+            this.costNanos = costNanos;
+            this.readNanos = readNanos;
+        }
+
+        InboundConnection connection() {
+            return connection;
+        }
+
+        byte[] message() {
+            return message;
+        }
+
+        int type() {
+            return type;
+        }
+
+        int requestId() {
+            return requestId;
+        }
+
+        boolean replyExpected() {
+            return replyExpected;
+        }
+
+        String operation() {
+            return operation;
+        }
+
+        boolean counted() {
+            return counted;
+        }
+
+        long costNanos() {
+            return costNanos;
+        }
+
+        long readNanos() {
+            return readNanos;
+        }
     }
 
     private final SelectorLoop loop;

@@ -62,14 +62,24 @@ final class RequestDispatch {
             dispatch(t);
             return true;
         }
+        InboundConnection c = t.connection();
         boolean announced = surelyJacorbWay(t);
         if (announced) {
             // before the connection's next request is handed on: that one must not overtake it
-            t.connection().running.announceJacorbWay();
+            c.running.announceJacorbWay();
+        }
+        if (t.type() == Giop.REQUEST && (announced || direct == null || c.running.jacorbWayWaiting())) {
+            // it goes JacORB's way: it enters the POA's queue after the connection's earlier ones, as
+            // they would from stock JacORB's one reader thread per connection
+            t.laneTicket = c.lane.join();
         }
         if (!queue.offer(t)) {
+            if (t.laneTicket != 0) {
+                c.lane.unjoin(t.laneTicket);
+                t.laneTicket = 0;
+            }
             if (announced) {
-                t.connection().running.withdrawJacorbWay();
+                c.running.withdrawJacorbWay();
             }
             return false;
         }
@@ -120,7 +130,12 @@ final class RequestDispatch {
         InboundConnection c = t.connection();
         boolean running = false;
         boolean announced = surelyJacorbWay(t);
+        long ticket = t.laneTicket;
         try {
+            if (ticket != 0 && !c.lane.awaitTurn(ticket)) {
+                LOG.debug("connection {}: a request went to JacORB out of turn after {} ms", c.id,
+                        java.util.concurrent.TimeUnit.NANOSECONDS.toMillis(HandOffLane.MAX_WAIT_NANOS));
+            }
             if (t.requestId() != -1 && !c.cancelledIds.isEmpty() && c.cancelledIds.remove(t.requestId())) {
                 loop.counters.cancelled.add(1);
                 return;
@@ -138,9 +153,10 @@ final class RequestDispatch {
                     DirectDispatch d = direct;
                     // the header was read at admission: oneways and CORBA::Object's operations, which the
                     // direct path never takes, go to JacORB without being parsed there first. While a
-                    // request of this connection that went JacORB's way has not started, the later ones
-                    // follow it there, so they do not start before it (RunningRequests)
-                    if (d == null || announced || c.running.jacorbWayWaiting() || !d.run(t.message(), c.giop)) {
+                    // request of this connection that went JacORB's way has not finished, the later ones
+                    // follow it there, so they do not start before it (RunningRequests); those given a
+                    // place in the lane go there in any case, in the lane's order (HandOffLane)
+                    if (d == null || ticket != 0 || c.running.jacorbWayWaiting() || !d.run(t.message(), c.giop)) {
                         if (running && !announced && d != null) {
                             c.running.goesJacorbWay(t.requestId());
                         }
@@ -169,6 +185,9 @@ final class RequestDispatch {
         } catch (Throwable e) {
             LOG.warn("dispatching a request failed", e);
         } finally {
+            if (ticket != 0) {
+                c.lane.leave(ticket);
+            }
             c.inFlight.decrementAndGet();
             if (announced && !running) {
                 c.running.withdrawJacorbWay();

@@ -17,19 +17,20 @@ import java.util.concurrent.atomic.AtomicInteger;
  * <p>It also orders the connection's requests across the two paths. Stock JacORB starts a
  * connection's requests in the order of its POA's queue; the direct path ({@link DirectDispatch})
  * runs a request at once. So while a request of the connection that went JacORB's way has not
- * reached its servant (it waits in the POA's queue, or is on its way there), the connection's later
- * requests go JacORB's way too, behind it ({@link #jacorbWayWaiting}). Not a full guarantee: two
- * dispatch workers can still hand two JacORB-way requests to the POA in either order, and the mark
- * is cleared just before the servant runs (docs/orb.md, "Order"; JacORB's {@code SyncScopeTest}).
+ * finished (it waits in the POA's queue, is on its way there, or runs), the connection's later
+ * requests go JacORB's way too, behind it ({@link #jacorbWayWaiting}), and enter the POA's queue
+ * after it ({@link HandOffLane}). Held until the request ends, not just until its servant starts:
+ * between JacORB's {@code receive_request} and the servant's first statement, a later request on the
+ * direct path could otherwise run first (docs/orb.md, "Order"; JacORB's {@code SyncScopeTest}).
  *
  * <p>THREADING: any thread (the selector, the dispatch workers, the threads that write replies);
  * lock-free. Each entry is released once: by its end, by the connection's close, or by
- * {@link #forgetStartedBefore}; its "waiting in JacORB's path" mark is cleared once, by a compare
- * and set, by its start or its release, whichever comes first.
+ * {@link #forgetStartedBefore}; its "on JacORB's path" mark is set once and cleared once, each by a
+ * compare and set, the clearing by its release.
  */
 final class RunningRequests {
 
-    /** Entry slot: 1 while the request waits in JacORB's path for its servant to start, else 0. */
+    /** Entry slot: 1 while the request is on JacORB's path and counted in {@link #jacorbWayWaiting}, else 0. */
     private static final int WAITING = 4;
     private static final VarHandle SLOT = MethodHandles.arrayElementVarHandle(long[].class);
 
@@ -42,9 +43,9 @@ final class RunningRequests {
      */
     private final ConcurrentHashMap<Integer, long[]> running = new ConcurrentHashMap<>();
     /**
-     * Requests of this connection on JacORB's path whose servant has not started: announced on the
-     * selector thread when a request that surely goes JacORB's way is handed on (before the
-     * connection's next request is), then owned by its entry's {@link #WAITING} mark.
+     * Requests of this connection on JacORB's path that have not finished: announced on the selector
+     * thread when a request that surely goes JacORB's way is handed on (before the connection's next
+     * request is), then owned by its entry's {@link #WAITING} mark.
      */
     private final AtomicInteger jacorbWayWaiting = new AtomicInteger();
 
@@ -82,8 +83,8 @@ final class RunningRequests {
 
     /**
      * A request that surely goes JacORB's way (a oneway, one of CORBA::Object's operations) is being
-     * handed on: the connection's requests handed on after it wait for its start. SELECTOR THREAD,
-     * before the next request of the connection is handed on.
+     * handed on: the connection's requests handed on after it follow it until it ends. SELECTOR
+     * THREAD, before the next request of the connection is handed on.
      */
     void announceJacorbWay() {
         jacorbWayWaiting.incrementAndGet();
@@ -94,38 +95,27 @@ final class RunningRequests {
         jacorbWayWaiting.decrementAndGet();
     }
 
-    /** True while a request of this connection that went JacORB's way has not started its servant. Any thread. */
+    /** True while a request of this connection that went JacORB's way has not finished. Any thread. */
     boolean jacorbWayWaiting() {
         return jacorbWayWaiting.get() > 0;
     }
 
     /**
      * The held request {@code requestId} goes JacORB's way after all (the direct path did not take
-     * it): the connection's later requests wait for its start. Any thread. Known gap: the check and
-     * the mark are not one atomic step, so two workers holding the same request id (a client that
-     * reuses ids) can count it twice and leave that connection off the direct path for good.
+     * it): the connection's later requests follow it until it ends. Any thread. The count is raised
+     * before the mark is set, and lowered again if another thread set it first (a client that reuses
+     * a request id), so each mark is counted once and the count never goes below the marks.
      */
     void goesJacorbWay(int requestId) {
         long[] held = running.get(requestId);
-        if (held != null && (long) SLOT.getVolatile(held, WAITING) == 0) {
-            jacorbWayWaiting.incrementAndGet();
-            SLOT.setVolatile(held, WAITING, 1L);
-            if (running.get(requestId) != held) {
-                clearWaiting(held); // released meanwhile: its release may have missed the mark
-            }
+        if (held == null) {
+            return;
         }
-    }
-
-    /**
-     * JacORB is about to run the servant of {@code requestId} (its server interceptor's
-     * {@code receive_request}; the direct path never calls this). Any thread.
-     */
-    void started(int requestId) {
-        if (jacorbWayWaiting.get() > 0) {
-            long[] held = running.get(requestId);
-            if (held != null) {
-                clearWaiting(held);
-            }
+        jacorbWayWaiting.incrementAndGet();
+        if (!SLOT.compareAndSet(held, WAITING, 0L, 1L)) {
+            jacorbWayWaiting.decrementAndGet(); // marked already
+        } else if (running.get(requestId) != held) {
+            clearWaiting(held); // released meanwhile: its release may have missed the mark
         }
     }
 

@@ -43,12 +43,8 @@ final class ServerHookInterceptor extends LocalObject implements ServerRequestIn
 
     @Override
     public void receive_request(ServerRequestInfo ri) {
-        // measured from receive_request_service_contexts. Here the servant is about to run: the
-        // connection's later requests may take the direct path again (RunningRequests)
-        IrmiServerGIOPConnection connection = new Intercepted(ri).connection();
-        if (connection != null) {
-            connection.requestStarted(ri.request_id());
-        }
+        // measured from receive_request_service_contexts; a JacORB-way request keeps the connection's
+        // later requests off the direct path until it ends, not just until here (RunningRequests)
     }
 
     @Override
