@@ -391,9 +391,6 @@ public final class NioGiopClient implements AutoCloseable {
                 return "reply to request " + id + ", expected " + c.expectedId;
             }
             int status = m.getInt();
-            if (status != 0) {
-                return "reply status " + status + ", not NO_EXCEPTION";
-            }
             int contexts = m.getInt();
             for (int i = 0; i < contexts; i++) {
                 align(m, 4);
@@ -402,6 +399,20 @@ public final class NioGiopClient implements AutoCloseable {
                 m.position(m.position() + len);
             }
             align(m, 8);
+            if (status == 2) {
+                // SYSTEM_EXCEPTION: the body starts with the exception's repository id, then minor code.
+                int idLen = m.getInt();
+                byte[] repoId = new byte[Math.max(0, idLen - 1)];
+                m.get(repoId);
+                m.get();
+                align(m, 4);
+                int minor = m.getInt();
+                return "reply status 2 (SYSTEM_EXCEPTION " + new String(repoId, StandardCharsets.US_ASCII)
+                        + ", minor 0x" + Integer.toHexString(minor) + ")";
+            }
+            if (status != 0) {
+                return "reply status " + status + ", not NO_EXCEPTION";
+            }
             int len = m.getInt();
             if (len != payload.length) {
                 return "reply of " + len + " octets, sent " + payload.length;
