@@ -39,7 +39,12 @@ public final class EchoBenchmark {
     }
 
     /** Entry point. Exit code 2 on bad arguments, 1 when nothing could be measured. */
-    public static void main(String[] args) throws IOException {
+    public static void main(String[] args) throws Exception {
+        if (args.length > 0 && args[0].equals("--nio-cell")) {
+            // The many-connections cell: one NIO client thread instead of the omniORB client.
+            ConnectionsCell.main(java.util.Arrays.copyOfRange(args, 1, args.length));
+            return;
+        }
         BenchmarkOptions o;
         try {
             o = BenchmarkOptions.parse(args);

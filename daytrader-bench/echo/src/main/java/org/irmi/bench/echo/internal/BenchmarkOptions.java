@@ -33,13 +33,17 @@ public record BenchmarkOptions(boolean quick, List<OrbVariant> variants, Map<Str
             usage: ./irmi echo-bench [--quick] [--variants jacorb,irmi[,omniorb]] [--variant NAME=BASE,key=value,...]...
                                      [--payloads 100,65536] [--connections 1,16,256,1000] [--trials N]
                                      [--warmup-ms MS] [--measure-ms MS] [--out FILE]
+                   ./irmi echo-bench --nio-cell [--variants irmi,jacorb] [--connections 10000] [--trials N]
+                                     [--idle-ms MS] [--measure-ms MS] [--histo DIR]
               Measures stock JacORB and I-RMI echo servers (each in its own JVM) with the omniORB C++
               closed-loop client, and writes a Markdown report (default docs/benchmarks/echo.md, or
               docs/benchmarks/echo-quick.md with --quick).
               --variants omniorb adds omniORB's C++ echo server (thread pool of 20) as a variant.
               --connections goes up to 10000 (the open-files limit must be at least N + 256).
               --variant adds an ORB variant made of a base variant plus ORB properties, e.g.
-                --variant irmi-mon=irmi,irmi.monitoring.per_request=true""";
+                --variant irmi-mon=irmi,irmi.monitoring.per_request=true
+              --nio-cell holds N connections on one NIO client thread (GIOP 1.2 spoken directly): ramp,
+                heap per idle connection after a full GC, then a closed loop; prints one line per trial.""";
 
     /**
      * Parses the command line.

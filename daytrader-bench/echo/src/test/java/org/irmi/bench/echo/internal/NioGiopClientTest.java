@@ -1,0 +1,149 @@
+package org.irmi.bench.echo.internal;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import java.io.DataInputStream;
+import java.io.IOException;
+import java.io.OutputStream;
+import java.net.InetAddress;
+import java.net.ServerSocket;
+import java.net.Socket;
+import java.nio.ByteBuffer;
+import java.nio.ByteOrder;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.Arrays;
+
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+/** The NIO GIOP client against real echo servers (child JVMs) and against a server that answers wrongly. */
+class NioGiopClientTest {
+
+    @Test
+    void shouldCallEveryConnectionWithoutErrorWhenServerIsIrmi(@TempDir Path dir) throws Exception {
+        assertCleanRun("irmi", dir);
+    }
+
+    @Test
+    void shouldCallEveryConnectionWithoutErrorWhenServerIsStockJacorb(@TempDir Path dir) throws Exception {
+        assertCleanRun("jacorb", dir);
+    }
+
+    private static void assertCleanRun(String variant, Path dir) throws Exception {
+        ServerProcess s = ServerProcess.start(variant, variant, dir, Duration.ofSeconds(60));
+        try (NioGiopClient c = new NioGiopClient(s.ior(), 100)) {
+            // A reply counts as a call only when its request id, status and octets are right.
+            NioGiopClient.PhaseResult ramp = c.ramp(50, 16, Duration.ofSeconds(5), Duration.ofSeconds(30));
+            assertThat(ramp.firstErrors()).isEmpty();
+            assertThat(ramp.connected()).isEqualTo(50);
+            assertThat(ramp.connectFailures()).isZero();
+            assertThat(ramp.calls()).isEqualTo(50);
+            assertThat(ramp.errors()).isZero();
+            NioGiopClient.PhaseResult loop = c.closedLoop(Duration.ofMillis(500), Duration.ofSeconds(5));
+            assertThat(loop.firstErrors()).isEmpty();
+            assertThat(loop.errors()).isZero();
+            assertThat(loop.calls()).isGreaterThan(50);
+            assertThat(loop.connected()).isEqualTo(50);
+        } finally {
+            s.close();
+        }
+    }
+
+    @Test
+    void shouldCountReplyWithOtherOctetsAsError() throws Exception {
+        try (FakeServer f = new FakeServer(false, true)) {
+            NioGiopClient.PhaseResult ramp = f.ramp(5);
+            assertThat(ramp.calls()).isZero();
+            assertThat(ramp.errors()).isEqualTo(5);
+            assertThat(ramp.firstErrors()).contains("reply octets differ from those sent");
+        }
+    }
+
+    @Test
+    void shouldCountReplyToOtherRequestIdAsError() throws Exception {
+        try (FakeServer f = new FakeServer(true, false)) {
+            NioGiopClient.PhaseResult ramp = f.ramp(5);
+            assertThat(ramp.calls()).isZero();
+            assertThat(ramp.errors()).isEqualTo(5);
+            assertThat(ramp.firstErrors().get(0)).startsWith("reply to request 2, expected 1");
+        }
+    }
+
+    @Test
+    void shouldCountRightReplyAsCallWhenFakeServerAnswersRight() throws Exception {
+        try (FakeServer f = new FakeServer(false, false)) {
+            NioGiopClient.PhaseResult ramp = f.ramp(5);
+            assertThat(ramp.errors()).isZero();
+            assertThat(ramp.calls()).isEqualTo(5);
+        }
+    }
+
+    /** Reads GIOP requests and answers each with a Reply of its body's octets, altered as asked. */
+    private static final class FakeServer implements AutoCloseable {
+        private final ServerSocket socket = new ServerSocket(0, 50, InetAddress.getLoopbackAddress());
+        private final Thread acceptor;
+
+        FakeServer(boolean wrongId, boolean wrongOctets) throws IOException {
+            acceptor = new Thread(() -> {
+                while (!socket.isClosed()) {
+                    try {
+                        Socket s = socket.accept();
+                        Thread t = new Thread(() -> answer(s, wrongId, wrongOctets));
+                        t.setDaemon(true);
+                        t.start();
+                    } catch (IOException e) {
+                        return;
+                    }
+                }
+            });
+            acceptor.setDaemon(true);
+            acceptor.start();
+        }
+
+        NioGiopClient.PhaseResult ramp(int n) throws IOException {
+            IorInfo ior = new IorInfo("IDL:irmibench/Echo:1.0", "127.0.0.1", socket.getLocalPort(), new byte[] {1, 2, 3});
+            try (NioGiopClient c = new NioGiopClient(ior, 100)) {
+                return c.ramp(n, 4, Duration.ofSeconds(5), Duration.ofSeconds(10));
+            }
+        }
+
+        private static void answer(Socket s, boolean wrongId, boolean wrongOctets) {
+            try (s) {
+                DataInputStream in = new DataInputStream(s.getInputStream());
+                OutputStream out = s.getOutputStream();
+                while (true) {
+                    byte[] header = new byte[12];
+                    in.readFully(header);
+                    int size = ByteBuffer.wrap(header).getInt(8);
+                    byte[] body = new byte[size];
+                    in.readFully(body);
+                    ByteBuffer req = ByteBuffer.wrap(body).order(ByteOrder.BIG_ENDIAN);
+                    int id = req.getInt(0);
+                    // The request's argument is its last ulong-prefixed run of octets: 100 of them.
+                    byte[] octets = Arrays.copyOfRange(body, body.length - 100, body.length);
+                    if (wrongOctets) {
+                        octets[0] ^= 1;
+                    }
+                    ByteBuffer r = ByteBuffer.allocate(12 + 16 + octets.length).order(ByteOrder.BIG_ENDIAN);
+                    r.put(new byte[] {'G', 'I', 'O', 'P', 1, 2, 0, 1});
+                    r.putInt(r.capacity() - 12);
+                    r.putInt(wrongId ? id + 1 : id);
+                    r.putInt(0); // NO_EXCEPTION
+                    r.putInt(0); // no service contexts
+                    r.putInt(octets.length); // at offset 24: already 8-aligned
+                    r.put(octets);
+                    out.write(r.array());
+                    out.flush();
+                }
+            } catch (IOException e) {
+                // the client closed the connection
+            }
+        }
+
+        @Override
+        public void close() throws IOException {
+            socket.close();
+        }
+    }
+}
