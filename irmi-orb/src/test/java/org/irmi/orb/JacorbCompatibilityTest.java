@@ -64,6 +64,7 @@ class JacorbCompatibilityTest {
     void tearDown() {
         Orbs.destroy(client, server);
         ClientAddressInterceptor.seen.clear();
+        ClientAddressInterceptor.connections.clear();
         CountingTcpListener.opened.clear();
         CountingTcpListener.closed.clear();
     }
@@ -82,13 +83,45 @@ class JacorbCompatibilityTest {
                 .containsExactly("127.0.0.1");
     }
 
+    /**
+     * The selector transport releases the state of JacORB's own reader loop on its connections (it
+     * never runs there; docs/benchmarks/echo.md, the heap per idle connection). Requests, large
+     * ones included, and their replies must still work, and the fields must really be empty.
+     */
+    @Test
+    void shouldServeWithoutJacorbsReaderStateOnTheConnection() throws Exception {
+        server = Orbs.irmi("org.omg.PortableInterceptor.ORBInitializerClass." + AddressInitializer.class.getName(), "");
+        client = Orbs.stock();
+        Echo echo = EchoHelper.narrow(client.string_to_object(Orbs.serve(server, new EchoServant())));
+        byte[] big = new byte[3 * 1024 * 1024];
+        for (int i = 0; i < big.length; i++) {
+            big[i] = (byte) (i * 31);
+        }
+
+        for (int i = 0; i < 3; i++) {
+            assertThat(echo.echoString("hi " + i)).isEqualTo("hi " + i);
+            assertThat(echo.echoBytes(big)).isEqualTo(big);
+        }
+
+        assertThat(ClientAddressInterceptor.connections).isNotEmpty();
+        GIOPConnection connection = ClientAddressInterceptor.connections.get(0);
+        assertThat(connection).isInstanceOf(org.irmi.orb.internal.IrmiServerGIOPConnection.class);
+        for (String field : new String[] {"fragments", "fragmentsSize", "msg_header", "inbuf"}) {
+            java.lang.reflect.Field f = GIOPConnection.class.getDeclaredField(field);
+            f.setAccessible(true);
+            assertThat(f.get(connection)).as(field).isNull();
+        }
+    }
+
     /** JacORB's proprietary way (its bugjac166 test) to learn the client's address in an interceptor. */
     static final class ClientAddressInterceptor extends LocalObject implements ServerRequestInterceptor {
         static final List<String> seen = new CopyOnWriteArrayList<>();
+        static final List<GIOPConnection> connections = new CopyOnWriteArrayList<>();
 
         @Override
         public void receive_request(ServerRequestInfo ri) {
             GIOPConnection connection = ((ServerRequestInfoImpl) ri).getConnection();
+            connections.add(connection);
             ServerIIOPConnection transport = (ServerIIOPConnection) connection.getTransport();
             Socket socket = transport.getSocket();
             seen.add(socket.getInetAddress().getHostAddress());

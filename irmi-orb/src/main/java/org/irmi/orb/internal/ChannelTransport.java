@@ -30,10 +30,8 @@ import org.omg.ETF.Profile;
 final class ChannelTransport extends ServerIIOPConnection {
 
     private final InboundConnection connection;
-    private final TCPConnectionListener tcpListener;
-    private final String remoteIp;
-    private final int remotePort;
-    private final int localPort;
+    /** What the {@code tcp_listener}'s events carry; null when none is set (one field, not four, per connection). */
+    private final Listening listening;
     /** The next chunk written starts a message. Guarded by JacORB's connection write lock (first chunk to flush). */
     private volatile boolean atMessageStart = true;
 
@@ -44,11 +42,9 @@ final class ChannelTransport extends ServerIIOPConnection {
         // isSSL() is what JacORB's server checks against jacorb.security.ssl.server.required_options
         super(socket, connection.wire instanceof TlsWire, tcpListener);
         this.connection = connection;
-        this.tcpListener = tcpListener;
         // taken now: once the channel is closed its socket no longer knows its peer
-        this.remoteIp = socket.getInetAddress().getHostAddress();
-        this.remotePort = socket.getPort();
-        this.localPort = socket.getLocalPort();
+        this.listening = tcpListener.isListenerEnabled() ? new Listening(tcpListener,
+                socket.getInetAddress().getHostAddress(), socket.getPort(), socket.getLocalPort()) : null;
         // the superclass opened the socket's streams (and an 8 KB output buffer): never used here
         in_stream = null;
         out_stream = null;
@@ -70,7 +66,8 @@ final class ChannelTransport extends ServerIIOPConnection {
         IIOPProfile peer = new IIOPProfile(address, null, orb.getGIOPMinorVersion());
         peer.configure(config);
         profile = peer;
-        connection_info = address.toString();
+        String info = address.toString();
+        connection_info = info.equals(connection.peerAddress) ? connection.peerAddress : info; // one copy per connection
         connected = true;
     }
 
@@ -89,10 +86,12 @@ final class ChannelTransport extends ServerIIOPConnection {
     }
 
     private void fire(boolean opened) {
-        if (!tcpListener.isListenerEnabled()) {
+        Listening l = listening;
+        if (l == null) {
             return;
         }
-        TCPConnectionEvent e = new TCPConnectionEvent(this, remoteIp, remotePort, localPort, getLocalhost());
+        TCPConnectionListener tcpListener = l.listener();
+        TCPConnectionEvent e = new TCPConnectionEvent(this, l.remoteIp(), l.remotePort(), l.localPort(), getLocalhost());
         try {
             if (opened) {
                 tcpListener.connectionOpened(e);
@@ -167,5 +166,9 @@ final class ChannelTransport extends ServerIIOPConnection {
     @Override
     public boolean use_handle_time_out() {
         return false;
+    }
+
+    /** The {@code tcp_listener} of a connection, and the peer it is told about. */
+    private record Listening(TCPConnectionListener listener, String remoteIp, int remotePort, int localPort) {
     }
 }

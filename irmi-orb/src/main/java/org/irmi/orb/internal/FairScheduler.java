@@ -1,10 +1,11 @@
 package org.irmi.orb.internal;
 
+import java.lang.invoke.MethodHandles;
+import java.lang.invoke.VarHandle;
 import java.util.ArrayDeque;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.PriorityQueue;
-import java.util.concurrent.atomic.AtomicLong;
 
 /**
  * The order in which requests waiting for a slot are dispatched: start-time fair queueing (Goyal,
@@ -48,15 +49,26 @@ final class FairScheduler<T> {
      * {@code estimate += (cost - estimate) / 8} per ended request.
      */
     static final class Flow<T> {
-        private final ArrayDeque<Entry<T>> waiting = new ArrayDeque<>();
-        /** Corrections to {@link #finish} reported by any thread, folded in at the next start tag. */
-        private final AtomicLong charges = new AtomicLong();
+        private static final VarHandle CHARGES;
+
+        static {
+            try {
+                CHARGES = MethodHandles.lookup().findVarHandle(Flow.class, "charges", long.class);
+            } catch (ReflectiveOperationException e) {
+                throw new ExceptionInInitializerError(e);
+            }
+        }
+
+        /**
+         * Its waiting requests and tags; made when it first has a request waiting. A connection that
+         * never pipelines (most: a closed-loop client's requests never wait for a slot) has none, so
+         * an idle connection carries only the estimate and the charges.
+         */
+        private Queued<T> q;
+        /** Corrections to the finish tag reported by any thread, folded in at the next start tag. */
+        private volatile long charges;
         /** Written by the threads that end requests; a lost update under a race only delays the average. */
         private volatile long costEstimate;
-        private long finish;
-        private long headStart;
-        private long headSeq;
-        private boolean listed;
 
         /** @param initialCostEstimate the estimate until a request of this flow has ended ({@code >= 0}) */
         Flow(long initialCostEstimate) {
@@ -88,26 +100,35 @@ final class FairScheduler<T> {
          */
         void charge(long costDelta) {
             if (costDelta != 0) {
-                charges.addAndGet(costDelta);
+                CHARGES.getAndAdd(this, costDelta);
             }
         }
 
         /** Requests of this flow waiting to be dispatched. SELECTOR THREAD ONLY. */
         int waiting() {
-            return waiting.size();
+            return q == null ? 0 : q.waiting.size();
         }
 
         /** The finish tag, with the corrections not yet folded in (for tests and diagnostics). */
         long finishTag() {
-            return finish + charges.get();
+            return (q == null ? 0 : q.finish) + charges;
         }
+    }
+
+    /** A flow's waiting requests and its tags. SELECTOR THREAD ONLY. */
+    private static final class Queued<T> {
+        final ArrayDeque<Entry<T>> waiting = new ArrayDeque<>(4);
+        long finish;
+        long headStart;
+        long headSeq;
+        boolean listed;
     }
 
     private record Entry<T>(T item, long cost, long seq) {
     }
 
-    private final PriorityQueue<Flow<T>> order = new PriorityQueue<>((a, b) -> a.headStart != b.headStart
-            ? Long.compare(a.headStart, b.headStart) : Long.compare(a.headSeq, b.headSeq));
+    private final PriorityQueue<Flow<T>> order = new PriorityQueue<>((a, b) -> a.q.headStart != b.q.headStart
+            ? Long.compare(a.q.headStart, b.q.headStart) : Long.compare(a.q.headSeq, b.q.headSeq));
     private long virtualTime;
     private long seq;
     private int size;
@@ -117,9 +138,12 @@ final class FairScheduler<T> {
         if (cost < 0) {
             throw new IllegalArgumentException("cost must be >= 0 but is " + cost);
         }
-        flow.waiting.add(new Entry<>(item, cost, seq++));
+        if (flow.q == null) {
+            flow.q = new Queued<>();
+        }
+        flow.q.waiting.add(new Entry<>(item, cost, seq++));
         size++;
-        if (!flow.listed) {
+        if (!flow.q.listed) {
             list(flow);
         }
     }
@@ -130,12 +154,12 @@ final class FairScheduler<T> {
         if (flow == null) {
             return null;
         }
-        flow.listed = false;
-        Entry<T> e = flow.waiting.poll();
+        flow.q.listed = false;
+        Entry<T> e = flow.q.waiting.poll();
         size--;
-        virtualTime = flow.headStart;
-        flow.finish = flow.headStart + e.cost();
-        if (!flow.waiting.isEmpty()) {
+        virtualTime = flow.q.headStart;
+        flow.q.finish = flow.q.headStart + e.cost();
+        if (!flow.q.waiting.isEmpty()) {
             list(flow);
         }
         return e.item();
@@ -143,16 +167,19 @@ final class FairScheduler<T> {
 
     /** Takes {@code flow} out (its connection closed) and returns its waiting requests, in order. */
     List<T> remove(Flow<T> flow) {
-        if (flow.listed) {
-            order.remove(flow);
-            flow.listed = false;
+        if (flow.q == null) {
+            return List.of();
         }
-        List<T> out = new ArrayList<>(flow.waiting.size());
-        for (Entry<T> e : flow.waiting) {
+        if (flow.q.listed) {
+            order.remove(flow);
+            flow.q.listed = false;
+        }
+        List<T> out = new ArrayList<>(flow.q.waiting.size());
+        for (Entry<T> e : flow.q.waiting) {
             out.add(e.item());
         }
-        size -= flow.waiting.size();
-        flow.waiting.clear();
+        size -= flow.q.waiting.size();
+        flow.q.waiting.clear();
         return out;
     }
 
@@ -164,8 +191,8 @@ final class FairScheduler<T> {
     List<T> removeIf(java.util.function.Predicate<? super T> expired) {
         List<T> out = new ArrayList<>();
         for (Flow<T> flow : new ArrayList<>(order)) {
-            Entry<T> head = flow.waiting.peek();
-            java.util.Iterator<Entry<T>> it = flow.waiting.iterator();
+            Entry<T> head = flow.q.waiting.peek();
+            java.util.Iterator<Entry<T>> it = flow.q.waiting.iterator();
             while (it.hasNext()) {
                 Entry<T> e = it.next();
                 if (expired.test(e.item())) {
@@ -174,10 +201,10 @@ final class FairScheduler<T> {
                     size--;
                 }
             }
-            if (flow.waiting.peek() != head) {
+            if (flow.q.waiting.peek() != head) {
                 order.remove(flow);
-                flow.listed = false;
-                if (!flow.waiting.isEmpty()) {
+                flow.q.listed = false;
+                if (!flow.q.waiting.isEmpty()) {
                     list(flow);
                 }
             }
@@ -196,10 +223,10 @@ final class FairScheduler<T> {
     }
 
     private void list(Flow<T> flow) {
-        flow.finish += flow.charges.getAndSet(0);
-        flow.headStart = Math.max(virtualTime, flow.finish);
-        flow.headSeq = flow.waiting.peek().seq();
-        flow.listed = true;
+        flow.q.finish += (long) Flow.CHARGES.getAndSet(flow, 0L);
+        flow.q.headStart = Math.max(virtualTime, flow.q.finish);
+        flow.q.headSeq = flow.q.waiting.peek().seq();
+        flow.q.listed = true;
         order.add(flow);
     }
 }

@@ -15,7 +15,12 @@ final class GiopFramer {
 
     private final InboundConnection connection;
     private final SelectorLoop loop;
-    private final byte[] header = new byte[Giop.HEADER_BYTES];
+    /**
+     * A header split across reads, until its last byte arrives (null otherwise). A header that
+     * arrives whole is read into the loop's {@link SelectorLoop#headerScratch} instead, so an idle
+     * connection holds no header array.
+     */
+    private byte[] partialHeader;
     private int headerFill;
     private MessageBuffer message;
     /** A request too large for the inbound budget, being answered and dropped instead of read (null: none). */
@@ -52,14 +57,26 @@ final class GiopFramer {
                     messageClock.restart(nowNanos);
                     messageFirstByteNanos = nowNanos;
                 }
-                int n = Math.min(Giop.HEADER_BYTES - headerFill, in.remaining());
-                in.get(header, headerFill, n);
-                headerFill += n;
-                messageClock.onBytes(n, nowNanos);
-                if (headerFill < Giop.HEADER_BYTES) {
-                    return;
+                byte[] header;
+                if (headerFill == 0 && in.remaining() >= Giop.HEADER_BYTES) {
+                    header = loop.headerScratch; // used up before this method returns
+                    in.get(header, 0, Giop.HEADER_BYTES);
+                    messageClock.onBytes(Giop.HEADER_BYTES, nowNanos);
+                } else {
+                    if (partialHeader == null) {
+                        partialHeader = new byte[Giop.HEADER_BYTES];
+                    }
+                    int n = Math.min(Giop.HEADER_BYTES - headerFill, in.remaining());
+                    in.get(partialHeader, headerFill, n);
+                    headerFill += n;
+                    messageClock.onBytes(n, nowNanos);
+                    if (headerFill < Giop.HEADER_BYTES) {
+                        return;
+                    }
+                    headerFill = 0;
+                    header = partialHeader;
+                    partialHeader = null;
                 }
-                headerFill = 0;
                 Giop.HeaderCheck check = Giop.check(header, loop.config.maxMessageBytes());
                 if (check != Giop.HeaderCheck.OK) {
                     if (check == Giop.HeaderCheck.TOO_LARGE) {
@@ -119,6 +136,7 @@ final class GiopFramer {
     /** Drops the partly read message of a closed connection. */
     void drop() {
         message = null;
+        partialHeader = null;
         headerFill = 0;
     }
 }

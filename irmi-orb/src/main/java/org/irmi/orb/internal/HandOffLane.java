@@ -1,7 +1,8 @@
 package org.irmi.orb.internal;
 
+import java.lang.invoke.MethodHandles;
+import java.lang.invoke.VarHandle;
 import java.util.concurrent.TimeUnit;
-import java.util.concurrent.atomic.AtomicLong;
 import java.util.concurrent.locks.LockSupport;
 
 /**
@@ -33,8 +34,18 @@ final class HandOffLane {
 
     /** The last ticket given out. SELECTOR THREAD ONLY. */
     private long issued;
+    private static final VarHandle DONE;
+
+    static {
+        try {
+            DONE = MethodHandles.lookup().findVarHandle(HandOffLane.class, "done", long.class);
+        } catch (ReflectiveOperationException e) {
+            throw new ExceptionInInitializerError(e);
+        }
+    }
+
     /** Every ticket up to this one has been handed to JacORB or dropped (or gone on out of turn). */
-    private final AtomicLong done = new AtomicLong();
+    private volatile long done;
 
     /** A request that goes JacORB's way is being handed on: its ticket (never 0). SELECTOR THREAD ONLY. */
     long join() {
@@ -56,13 +67,13 @@ final class HandOffLane {
      */
     boolean awaitTurn(long ticket) {
         for (int i = 0; i < SPINS; i++) {
-            if (done.get() >= ticket - 1) {
+            if (done >= ticket - 1) {
                 return true;
             }
             Thread.onSpinWait();
         }
         long deadline = System.nanoTime() + MAX_WAIT_NANOS;
-        while (done.get() < ticket - 1) {
+        while (done < ticket - 1) {
             if (System.nanoTime() - deadline >= 0) {
                 return false;
             }
@@ -74,6 +85,9 @@ final class HandOffLane {
     /** The request given {@code ticket} has been handed to JacORB, or dropped: the next one may go. */
     void leave(long ticket) {
         // never backwards: a ticket that went on out of turn may leave after a later one
-        done.accumulateAndGet(ticket, Math::max);
+        long d = done;
+        while (d < ticket && !DONE.weakCompareAndSet(this, d, ticket)) {
+            d = done;
+        }
     }
 }

@@ -1,14 +1,13 @@
 package org.irmi.orb.internal;
 
 import java.io.IOException;
+import java.lang.invoke.MethodHandles;
+import java.lang.invoke.VarHandle;
 import java.nio.ByteBuffer;
 import java.nio.channels.SelectionKey;
 import java.nio.channels.SocketChannel;
 import java.util.Set;
 import java.util.concurrent.ConcurrentHashMap;
-import java.util.concurrent.atomic.AtomicBoolean;
-import java.util.concurrent.atomic.AtomicInteger;
-import java.util.concurrent.atomic.AtomicLong;
 
 import org.irmi.orb.MessageAssemblyListener;
 
@@ -18,8 +17,34 @@ import org.irmi.orb.MessageAssemblyListener;
  * {@link FragmentReassembler} (both SELECTOR THREAD ONLY), its replies written through an
  * {@link OutboundBuffer} (any thread, under a short lock that is never held across blocking I/O:
  * the channel is non-blocking), and the accounting of its requests until they end.
+ *
+ * <p>MEMORY: a server holds one per open connection, idle ones included (10,000 is a case we
+ * measure, docs/benchmarks/echo.md). So its counters and flags are plain fields updated through
+ * {@link VarHandle}s rather than {@code Atomic*} objects, and what only some connections need (the
+ * cancelled ids, the outbound queue, a scheduler queue) is made when first needed.
  */
 final class InboundConnection {
+
+    private static final VarHandle PAUSE_CHECK_POSTED;
+    private static final VarHandle SHARE_CHECK_POSTED;
+    private static final VarHandle ADMITTED_REQUESTS;
+    private static final VarHandle QUEUED_BYTES;
+    private static final VarHandle IN_FLIGHT;
+    private static final VarHandle CLOSED;
+
+    static {
+        try {
+            MethodHandles.Lookup l = MethodHandles.lookup();
+            PAUSE_CHECK_POSTED = l.findVarHandle(InboundConnection.class, "pauseCheckPosted", boolean.class);
+            SHARE_CHECK_POSTED = l.findVarHandle(InboundConnection.class, "shareCheckPosted", boolean.class);
+            ADMITTED_REQUESTS = l.findVarHandle(InboundConnection.class, "admittedRequests", int.class);
+            QUEUED_BYTES = l.findVarHandle(InboundConnection.class, "queuedBytes", long.class);
+            IN_FLIGHT = l.findVarHandle(InboundConnection.class, "inFlight", int.class);
+            CLOSED = l.findVarHandle(InboundConnection.class, "closed", boolean.class);
+        } catch (ReflectiveOperationException e) {
+            throw new ExceptionInInitializerError(e);
+        }
+    }
 
     private static final long STREAM_QUIET_NANOS = java.util.concurrent.TimeUnit.MILLISECONDS.toNanos(
             org.irmi.orb.IrmiHooks.STREAM_QUIET_MILLIS);
@@ -39,29 +64,34 @@ final class InboundConnection {
 
     // ---- inbound state, SELECTOR THREAD ONLY ----
     private final GiopFramer framer;
-    private final FragmentReassembler fragments;
+    /** Made at the connection's first fragmented message (most never send one). */
+    private FragmentReassembler fragments;
     long lastActivityNanos;
     /** Bytes of partly read messages and reassemblies, as last reported to the {@link InboundBudget}. */
     private long partialHeldBytes;
     /** Not read while the inbound budget is short (see {@link InboundBudget}). */
     boolean budgetPaused;
     /** A budget check for this connection is waiting on the selector (set by writers of unsent replies). */
-    private final AtomicBoolean pauseCheckPosted = new AtomicBoolean();
+    @SuppressWarnings("unused") // through PAUSE_CHECK_POSTED
+    private volatile boolean pauseCheckPosted;
     /** Not read while it holds its fair share of requests in flight (see {@link RequestShare}). SELECTOR THREAD ONLY. */
     boolean sharePaused;
     /** A share check for this connection is waiting on the selector (set by the threads that finish requests). */
-    final AtomicBoolean shareCheckPosted = new AtomicBoolean();
+    @SuppressWarnings("unused") // through SHARE_CHECK_POSTED
+    private volatile boolean shareCheckPosted;
     /** Its requests read and waiting for a slot, and what its requests cost (see {@link FairScheduler}). */
     final FairScheduler.Flow<RequestAdmission.Task> flow = new FairScheduler.Flow<>(SelectorLoop.INITIAL_REQUEST_COST_NANOS);
     /** Requests admitted (queued for or handed to JacORB) and not finished, as {@link RequestShare} counts them. */
-    final AtomicInteger admittedRequests = new AtomicInteger();
+    @SuppressWarnings("unused") // through ADMITTED_REQUESTS
+    private volatile int admittedRequests;
 
     // ---- complete requests of this connection waiting for a dispatch worker: selector adds, workers release ----
-    final AtomicLong queuedBytes = new AtomicLong();
+    @SuppressWarnings("unused") // through QUEUED_BYTES
+    private volatile long queuedBytes;
     /** Its requests handed to JacORB and not finished, counted until they end. */
     final RunningRequests running;
     /** The order in which its JacORB-way requests are handed to JacORB by the dispatch workers. */
-    final HandOffLane lane = new HandOffLane();
+    private volatile HandOffLane lane;
 
     // ---- read pacing (ReadPacer), SELECTOR THREAD ONLY ----
     boolean readDeferred;
@@ -74,14 +104,17 @@ final class InboundConnection {
     private long pacingSurcharge;
 
     // ---- dispatch state, shared with workers ----
-    final AtomicInteger inFlight = new AtomicInteger();
-    final Set<Integer> cancelledIds = ConcurrentHashMap.newKeySet();
+    @SuppressWarnings("unused") // through IN_FLIGHT
+    private volatile int inFlight;
+    /** Ids of requests the client cancelled while they may still be queued; made at the first such cancel. */
+    private volatile Set<Integer> cancelledIds;
 
-    // ---- outbound state: the lock is shared by the TLS wire and the outbound buffer ----
-    private final Object outLock = new Object();
+    // ---- outbound state: its lock is this object's monitor, shared by the TLS wire and the
+    // outbound buffer (no lock object of its own: one object fewer per connection; nothing else locks on it) ----
     /** Its replies and other outbound messages, queued when the client does not read them. */
     final OutboundBuffer out;
-    private final AtomicBoolean closed = new AtomicBoolean();
+    @SuppressWarnings("unused") // through CLOSED
+    private volatile boolean closed;
 
     /** @param tls the TLS of the port it was accepted on, or null for plain GIOP */
     InboundConnection(long id, SocketChannel channel, String peerAddress, SelectorLoop loop, int readBudgetBytes,
@@ -89,7 +122,7 @@ final class InboundConnection {
         this.id = id;
         this.channel = channel;
         try {
-            this.wire = tls == null ? Wire.plain(channel) : new TlsWire(channel, tls.newEngine(), outLock, loop.tlsReads.tasks(),
+            this.wire = tls == null ? Wire.plain(channel) : new TlsWire(channel, tls.newEngine(), this, loop.tlsReads.tasks(),
                     () -> loop.post(() -> loop.tlsReads.resume(this)), this::onHandshakeDone, nowNanos);
         } catch (javax.net.ssl.SSLException e) {
             throw new IllegalStateException("cannot start TLS with " + peerAddress + ": " + e.getMessage(), e);
@@ -99,13 +132,84 @@ final class InboundConnection {
         this.readBudgetBytes = readBudgetBytes;
         this.lastActivityNanos = nowNanos;
         this.framer = new GiopFramer(this, loop, nowNanos);
-        this.fragments = new FragmentReassembler(this, loop.config, loop.counters);
-        this.out = new OutboundBuffer(this, wire, outLock, loop);
-        this.running = new RunningRequests(this, loop);
+        this.out = new OutboundBuffer(this, loop);
+        this.running = new RunningRequests(this);
+    }
+
+    /** SELECTOR THREAD ONLY. */
+    private FragmentReassembler fragments() {
+        if (fragments == null) {
+            fragments = new FragmentReassembler(this, loop.config, loop.counters);
+        }
+        return fragments;
+    }
+
+    /**
+     * The order of this connection's JacORB-way hand-offs; made when the first one is handed on
+     * (a connection whose requests all take the direct path never needs it). SELECTOR THREAD ONLY.
+     */
+    HandOffLane lane() {
+        HandOffLane l = lane;
+        if (l == null) {
+            l = new HandOffLane();
+            lane = l;
+        }
+        return l;
+    }
+
+    /** The lane of a request given a ticket ({@link #lane()} made it before the ticket). Any thread. */
+    HandOffLane laneOfTicket() {
+        return lane;
+    }
+
+    SelectorLoop loop() {
+        return loop;
     }
 
     boolean isClosed() {
-        return closed.get();
+        return closed;
+    }
+
+    /** Adds {@code delta} to the requests read and not yet finished by a dispatch worker; returns the new count. Any thread. */
+    int addInFlight(int delta) {
+        return (int) IN_FLIGHT.getAndAdd(this, delta) + delta;
+    }
+
+    int inFlight() {
+        return inFlight;
+    }
+
+    /** Adds {@code delta} to the bytes of complete requests held until they end. Any thread. */
+    void addQueuedBytes(long delta) {
+        QUEUED_BYTES.getAndAdd(this, delta);
+    }
+
+    /** Adds {@code delta} to the requests admitted and not finished ({@link RequestShare}); returns the new count. Any thread. */
+    int addAdmittedRequests(int delta) {
+        return (int) ADMITTED_REQUESTS.getAndAdd(this, delta) + delta;
+    }
+
+    int admittedRequests() {
+        return admittedRequests;
+    }
+
+    /** Claims the posting of a share check for this connection; false when one is posted already. Any thread. */
+    boolean claimShareCheck() {
+        return SHARE_CHECK_POSTED.compareAndSet(this, false, true);
+    }
+
+    /** The posted share check runs: the next finished request may post another. SELECTOR THREAD ONLY. */
+    void shareCheckRan() {
+        shareCheckPosted = false;
+    }
+
+    /**
+     * True (once) when the client cancelled request {@code requestId} while it was queued: the
+     * dispatch worker drops it. Any thread.
+     */
+    boolean takeCancelled(int requestId) {
+        Set<Integer> ids = cancelledIds;
+        return ids != null && !ids.isEmpty() && ids.remove(requestId);
     }
 
     long pendingOutboundBytes() {
@@ -138,7 +242,7 @@ final class InboundConnection {
         if (readPaused()) {
             return 0; // selected in the same turn as it was paused
         }
-        while (readThisTurn < budget && !closed.get() && !sharePaused) {
+        while (readThisTurn < budget && !closed && !sharePaused) {
             readBuffer.clear();
             int want = Math.min(readBuffer.capacity(), budget - readThisTurn);
             readBuffer.limit(want);
@@ -197,13 +301,13 @@ final class InboundConnection {
             case Giop.REPLY: // replies to this server's callbacks, bi-directional GIOP
             case Giop.LOCATE_REPLY:
                 if (Giop.moreFragments(m)) {
-                    fragments.start(m, minor, nowNanos, firstByteNanos);
+                    fragments().start(m, minor, nowNanos, firstByteNanos);
                 } else {
                     complete(m, firstByteNanos);
                 }
                 return;
             case Giop.FRAGMENT:
-                fragments.onFragment(m, minor, nowNanos);
+                fragments().onFragment(m, minor, nowNanos);
                 return;
 
             case Giop.CANCEL_REQUEST:
@@ -227,14 +331,19 @@ final class InboundConnection {
             messageErrorAndClose(Giop.minor(m));
             return;
         }
-        if (fragments.cancel(requestId)) {
+        if (fragments != null && fragments.cancel(requestId)) {
             loop.counters.cancelled.add(1);
             return;
         }
         // Remembered so a worker drops the request if it is still queued; bounded, since a
         // cancel for a request already dispatched is never consumed.
-        if (cancelledIds.size() < 1024) {
-            cancelledIds.add(requestId);
+        Set<Integer> ids = cancelledIds;
+        if (ids == null) {
+            ids = ConcurrentHashMap.newKeySet(); // the selector thread is the only writer of the field
+            cancelledIds = ids;
+        }
+        if (ids.size() < 1024) {
+            ids.add(requestId);
         }
     }
 
@@ -254,12 +363,12 @@ final class InboundConnection {
      */
     boolean stalledSince(long deadlineNanos) {
         return framer.stalledSince(deadlineNanos) || wire.handshakeStalledSince(deadlineNanos)
-                || fragments.stalledSince(deadlineNanos);
+                || (fragments != null && fragments.stalledSince(deadlineNanos));
     }
 
     /** Reports the bytes held by partial messages and reassemblies to the budget. SELECTOR THREAD ONLY. */
     private void reportHeld() {
-        long held = framer.heldBytes() + fragments.heldBytes();
+        long held = framer.heldBytes() + (fragments == null ? 0 : fragments.heldBytes());
         if (held != partialHeldBytes) {
             loop.budget.addPartial(held - partialHeldBytes);
             partialHeldBytes = held;
@@ -268,7 +377,7 @@ final class InboundConnection {
 
     /** Bytes this connection holds: partial messages, reassemblies, queued requests and unsent replies. */
     long inboundHeldBytes() {
-        return partialHeldBytes + queuedBytes.get() + pendingOutboundBytes();
+        return partialHeldBytes + queuedBytes + pendingOutboundBytes();
     }
 
     /**
@@ -282,12 +391,14 @@ final class InboundConnection {
     /** Drops partial messages and reassemblies of a closed connection and returns their bytes to the budget. SELECTOR THREAD ONLY. */
     void releaseInbound() {
         for (RequestAdmission.Task t : loop.admission.dropWaiting(this)) { // read, never admitted: nobody else will release them
-            inFlight.decrementAndGet();
-            queuedBytes.addAndGet(-t.message().length);
+            addInFlight(-1);
+            addQueuedBytes(-t.message().length);
             loop.budget.addQueued(-t.message().length);
         }
         framer.drop();
-        fragments.drop();
+        if (fragments != null) {
+            fragments.drop();
+        }
         reportHeld();
     }
 
@@ -326,12 +437,12 @@ final class InboundConnection {
 
     /** True while a message (or a fragmented one) is partly read. SELECTOR THREAD ONLY. */
     boolean assembling() {
-        return framer.partial() || fragments.any();
+        return framer.partial() || (fragments != null && fragments.any());
     }
 
     /** True when nothing is partly read, queued, running or waiting to be written. */
     boolean isQuiet() {
-        return !framer.partial() && !fragments.any() && inFlight.get() == 0
+        return !assembling() && inFlight == 0
                 && (giop == null || !giop.hasPendingMessages()) && pendingOutboundBytes() == 0;
     }
 
@@ -353,9 +464,9 @@ final class InboundConnection {
      * its high-water mark, a budget check for this connection is posted to the selector. Any thread.
      */
     void onRepliesQueued() {
-        if (loop.budget.shouldPause(inboundHeldBytes()) && pauseCheckPosted.compareAndSet(false, true)) {
+        if (loop.budget.shouldPause(inboundHeldBytes()) && PAUSE_CHECK_POSTED.compareAndSet(this, false, true)) {
             loop.post(() -> {
-                pauseCheckPosted.set(false);
+                pauseCheckPosted = false;
                 loop.admission.pauseIfOverBudget(this);
             });
         }
@@ -379,7 +490,7 @@ final class InboundConnection {
 
     /** Closes the channel; idempotent; any thread. */
     void close() {
-        if (!closed.compareAndSet(false, true)) {
+        if (!CLOSED.compareAndSet(this, false, true)) {
             return;
         }
         try {

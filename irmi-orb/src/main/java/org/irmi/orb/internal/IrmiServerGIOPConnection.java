@@ -23,6 +23,23 @@ public final class IrmiServerGIOPConnection extends ServerGIOPConnection {
      */
     private static final VarHandle REPLY_LISTENER;
 
+    /**
+     * The state of JacORB's own reader loop ({@code GIOPConnection.getMessage} and
+     * {@code receiveMessages}): the fragment maps and the header and message holders. That loop never
+     * runs on a selector-read connection (the selector transport reads and reassembles), yet
+     * JacORB's constructor makes them for every connection: 160 bytes of an idle connection's heap.
+     * They are released at construction. Should JacORB's reader ever run on such a connection, it
+     * stops at once with a {@code NullPointerException} rather than reading with shared state.
+     */
+    private static final String[] READER_ONLY_FIELDS = {"fragments", "fragmentsSize", "msg_header", "inbuf"};
+    private static final java.lang.reflect.Field[] READER_ONLY;
+    /**
+     * JacORB's per-connection array of "cubbyholes" (slots other layers register at start-up). When
+     * none is registered it is empty, and one empty array serves every connection.
+     */
+    private static final java.lang.reflect.Field CUBBYHOLES;
+    private static final Object[] NO_CUBBYHOLES = new Object[0];
+
     static {
         try {
             REPLY_LISTENER = MethodHandles.privateLookupIn(GIOPConnection.class, MethodHandles.lookup())
@@ -30,10 +47,25 @@ public final class IrmiServerGIOPConnection extends ServerGIOPConnection {
         } catch (ReflectiveOperationException e) {
             throw new ExceptionInInitializerError("JacORB's GIOPConnection has no reply_listener field: " + e);
         }
+        java.lang.reflect.Field[] fields = new java.lang.reflect.Field[READER_ONLY_FIELDS.length];
+        try {
+            for (int i = 0; i < fields.length; i++) {
+                fields[i] = GIOPConnection.class.getDeclaredField(READER_ONLY_FIELDS[i]);
+                fields[i].setAccessible(true);
+            }
+        } catch (ReflectiveOperationException | RuntimeException e) {
+            fields = null; // another JacORB: its reader state is kept, nothing else changes
+        }
+        READER_ONLY = fields;
+        java.lang.reflect.Field cubby;
+        try {
+            cubby = GIOPConnection.class.getDeclaredField("cubbyholes");
+            cubby.setAccessible(true);
+        } catch (ReflectiveOperationException | RuntimeException e) {
+            cubby = null;
+        }
+        CUBBYHOLES = cubby;
     }
-
-    private final long connectionId;
-    private final String peerAddress;
     // Versioned reply contexts this connection has been sent (ReplyContextProvider.contextVersion):
     // the first context id in two fields (the load report: read on every reply, so no map and no
     // boxing), any others in a map made when needed. Races between reply threads at most send a
@@ -48,8 +80,29 @@ public final class IrmiServerGIOPConnection extends ServerGIOPConnection {
         // the peer's profile, as JacORB's own server connections have it (bi-directional GIOP reads it)
         super(transport.get_server_profile(), transport, requestListener, new NoBiDirServerReplyListener(), null, null);
         this.inbound = inbound;
-        this.connectionId = inbound.id;
-        this.peerAddress = inbound.peerAddress;
+        releaseReaderState();
+    }
+
+    private void releaseReaderState() {
+        if (CUBBYHOLES != null) {
+            try {
+                if (((Object[]) CUBBYHOLES.get(this)).length == 0) {
+                    CUBBYHOLES.set(this, NO_CUBBYHOLES); // none registered: every connection shares the empty array
+                }
+            } catch (IllegalAccessException | RuntimeException e) {
+                // kept as JacORB made it
+            }
+        }
+        if (READER_ONLY == null) {
+            return;
+        }
+        try {
+            for (java.lang.reflect.Field f : READER_ONLY) {
+                f.set(this, null);
+            }
+        } catch (IllegalAccessException e) {
+            throw new IllegalStateException("cannot release JacORB's reader state", e);
+        }
     }
 
     /** A request of this connection finished (reply, exception, oneway): the transport stops counting its bytes. */
@@ -91,12 +144,12 @@ public final class IrmiServerGIOPConnection extends ServerGIOPConnection {
 
     /** The selector transport's id of this connection. */
     public long connectionId() {
-        return connectionId;
+        return inbound.id;
     }
 
     /** The client's {@code host:port}. */
     public String peerAddress() {
-        return peerAddress;
+        return inbound.peerAddress;
     }
 
     /**
@@ -132,6 +185,6 @@ public final class IrmiServerGIOPConnection extends ServerGIOPConnection {
 
     @Override
     public String toString() {
-        return "IrmiServerGIOPConnection#" + connectionId + " from " + peerAddress;
+        return "IrmiServerGIOPConnection#" + inbound.id + " from " + inbound.peerAddress;
     }
 }

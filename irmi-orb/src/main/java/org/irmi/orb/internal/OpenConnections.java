@@ -102,7 +102,7 @@ final class OpenConnections {
     /** True when a connection has requests read and not answered, or JacORB messages not yet written. */
     boolean anyInFlight() {
         for (InboundConnection c : byId.values()) {
-            if (c.inFlight.get() > 0 || (c.giop != null && c.giop.hasPendingMessages())) {
+            if (c.inFlight() > 0 || (c.giop != null && c.giop.hasPendingMessages())) {
                 return true;
             }
         }

@@ -28,31 +28,36 @@ final class OutboundBuffer {
      */
     static final int STAGE_BYTES = 8 * 1024;
     private static final int STAGE_INITIAL_BYTES = 512;
+    /**
+     * A stage no connection holds, one per writing thread: a connection holds a stage only while a
+     * message is being written, so idle connections hold none, and a reply does not allocate one.
+     */
+    private static final ThreadLocal<byte[]> SPARE_STAGE = new ThreadLocal<>();
 
     private final InboundConnection connection;
-    private final Wire wire;
     private final SelectorLoop loop;
 
-    // ---- guarded by outLock ----
-    private final Object outLock;
-    private final ArrayDeque<ByteBuffer> pending = new ArrayDeque<>();
+    // ---- guarded by the connection's monitor (shared with its TlsWire) ----
+    /** What the socket did not take, in order; made when first needed. */
+    private ArrayDeque<ByteBuffer> pending;
     private long pendingBytes;
     private boolean messageOpen;
     private ArrayDeque<ByteBuffer> deferred;
-    /** Small chunks of the JacORB message being written, not yet handed to the socket; grown on demand. */
+    /**
+     * Small chunks of the JacORB message being written, not yet handed to the socket; grown on
+     * demand. Held from the message's first staged chunk to its {@link #endMessage}, then given back.
+     */
     private byte[] stage;
     private int stageFill;
 
-    /** @param outLock the lock of this buffer, shared with the connection's {@link TlsWire} */
-    OutboundBuffer(InboundConnection connection, Wire wire, Object outLock, SelectorLoop loop) {
+    /** Writes through {@code connection.wire}, under the connection's monitor (the lock its {@link TlsWire} shares). */
+    OutboundBuffer(InboundConnection connection, SelectorLoop loop) {
         this.connection = connection;
-        this.wire = wire;
-        this.outLock = outLock;
         this.loop = loop;
     }
 
     long pendingBytes() {
-        synchronized (outLock) {
+        synchronized (connection) {
             return pendingBytes;
         }
     }
@@ -77,11 +82,15 @@ final class OutboundBuffer {
      */
     boolean writeChunk(byte[] data, int offset, int length) {
         ByteBuffer staged = null;
-        synchronized (outLock) {
+        synchronized (connection) {
             if (connection.isClosed()) {
                 return false;
             }
             if (length <= STAGE_BYTES - stageFill) {
+                if (stage == null) {
+                    stage = SPARE_STAGE.get();
+                    SPARE_STAGE.set(null);
+                }
                 if (stage == null || stage.length - stageFill < length) {
                     int size = Math.min(STAGE_BYTES, Math.max(STAGE_INITIAL_BYTES, 2 * (stageFill + length)));
                     stage = stage == null ? new byte[size] : java.util.Arrays.copyOf(stage, size);
@@ -103,23 +112,31 @@ final class OutboundBuffer {
     /** The JacORB message written by {@link #writeChunk} is complete: write what is staged, release deferred messages. */
     void endMessage() {
         ByteBuffer staged = null;
-        synchronized (outLock) {
+        synchronized (connection) {
             if (stageFill > 0) {
                 staged = ByteBuffer.wrap(stage, 0, stageFill);
                 stageFill = 0;
             }
         }
         if (staged != null) {
-            write(new ByteBuffer[] {staged}, true);
+            write(new ByteBuffer[] {staged}, true); // copies what the socket does not take: the stage is free after
         }
         boolean wantWrite = false;
-        synchronized (outLock) {
+        byte[] free = null;
+        synchronized (connection) {
             messageOpen = false;
+            if (stageFill == 0) {
+                free = stage;
+                stage = null;
+            }
             if (deferred != null && !deferred.isEmpty()) {
-                pending.addAll(deferred);
+                pending().addAll(deferred);
                 deferred.clear();
                 wantWrite = true;
             }
+        }
+        if (free != null) {
+            SPARE_STAGE.set(free);
         }
         if (wantWrite) {
             loop.requestWrite(connection);
@@ -131,34 +148,32 @@ final class OutboundBuffer {
         boolean overflow = false;
         boolean wantWrite = false;
         boolean copied = false;
-        synchronized (outLock) {
+        synchronized (connection) {
             if (connection.isClosed()) {
                 return false;
             }
             int i = 0;
-            ArrayDeque<ByteBuffer> target = pending;
+            boolean behindOpenMessage = false;
             if (chunkOfOpenMessage) {
                 messageOpen = true;
             } else if (messageOpen) {
-                if (deferred == null) {
-                    deferred = new ArrayDeque<>();
-                }
-                target = deferred; // after the half-written reply
+                behindOpenMessage = true; // after the half-written reply
             }
-            if (target == pending && pending.isEmpty()) {
+            if (!behindOpenMessage && pendingEmpty()) {
                 boolean sealedLeft = false;
                 try {
                     i = writeNow(buffers);
-                    sealedLeft = !wire.flush(); // TLS: records sealed but not yet taken by the socket
+                    sealedLeft = !connection.wire.flush(); // TLS: records sealed but not yet taken by the socket
                 } catch (IOException e) {
                     ioFailed = true;
                 }
                 if (!ioFailed && i == buffers.length && !sealedLeft) {
                     return true;
                 }
-                wantWrite = !ioFailed && (i < buffers.length || sealedLeft) && wire.writable();
+                wantWrite = !ioFailed && (i < buffers.length || sealedLeft) && connection.wire.writable();
             }
             if (!ioFailed) {
+                ArrayDeque<ByteBuffer> target = behindOpenMessage ? deferred() : pending();
                 for (; i < buffers.length; i++) {
                     ByteBuffer b = buffers[i];
                     if (b.hasRemaining()) {
@@ -195,11 +210,11 @@ final class OutboundBuffer {
     void flushPending() {
         boolean ioFailed = false;
         boolean sealedLeft = false;
-        synchronized (outLock) {
+        synchronized (connection) {
             SelectionKey key = connection.key;
             try {
-                sealedLeft = !wire.flush();
-                if (sealedLeft || !wire.writable()) {
+                sealedLeft = !connection.wire.flush();
+                if (sealedLeft || !connection.wire.writable()) {
                     // the socket is full, or a TLS handshake is on: written when it is done
                     // (onHandshakeDone), so no OP_WRITE spin meanwhile
                     if (!sealedLeft && key != null && key.isValid()) {
@@ -207,7 +222,7 @@ final class OutboundBuffer {
                     }
                     return;
                 }
-                for (int spin = 0; spin < WRITE_SPINS && !pending.isEmpty(); spin++) {
+                for (int spin = 0; spin < WRITE_SPINS && !pendingEmpty(); spin++) {
                     ByteBuffer b = pending.peek();
                     int n = writeSlice(b);
                     pendingBytes -= n;
@@ -218,11 +233,11 @@ final class OutboundBuffer {
                         break;
                     }
                 }
-                sealedLeft = !wire.flush();
+                sealedLeft = !connection.wire.flush();
             } catch (IOException e) {
                 ioFailed = true;
             }
-            if (!ioFailed && pending.isEmpty() && !sealedLeft && key != null && key.isValid()) {
+            if (!ioFailed && pendingEmpty() && !sealedLeft && key != null && key.isValid()) {
                 key.interestOps(connection.readInterestOps());
             }
         }
@@ -242,7 +257,7 @@ final class OutboundBuffer {
                 while (i < buffers.length && !buffers[i].hasRemaining()) {
                     i++;
                 }
-                if (i == buffers.length || wire.write(buffers, i, buffers.length - i) == 0) {
+                if (i == buffers.length || connection.wire.write(buffers, i, buffers.length - i) == 0) {
                     return i;
                 }
             }
@@ -276,16 +291,37 @@ final class OutboundBuffer {
             b.limit(b.position() + WRITE_SLICE_BYTES);
         }
         try {
-            return wire.write(b);
+            return connection.wire.write(b);
         } finally {
             b.limit(limit);
         }
     }
 
+    /** Under the connection's monitor. */
+    private boolean pendingEmpty() {
+        return pending == null || pending.isEmpty();
+    }
+
+    /** Under the connection's monitor. */
+    private ArrayDeque<ByteBuffer> pending() {
+        if (pending == null) {
+            pending = new ArrayDeque<>(4);
+        }
+        return pending;
+    }
+
+    /** Under the connection's monitor. */
+    private ArrayDeque<ByteBuffer> deferred() {
+        if (deferred == null) {
+            deferred = new ArrayDeque<>(4);
+        }
+        return deferred;
+    }
+
     /** Drops everything queued and returns its bytes to the budget (the connection closed). Any thread. */
     void discard() {
-        synchronized (outLock) {
-            pending.clear();
+        synchronized (connection) {
+            pending = null;
             stage = null;
             stageFill = 0;
             if (deferred != null) {

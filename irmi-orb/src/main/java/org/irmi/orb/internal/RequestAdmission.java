@@ -304,8 +304,8 @@ final class RequestAdmission {
     /** {@code t}, read and not admitted, is answered {@code r} (a oneway is dropped) instead of running. SELECTOR THREAD ONLY. */
     private void refuseWaiting(Task t, java.util.concurrent.atomic.LongAdder counter, Rejection r) {
         InboundConnection c = t.connection();
-        c.inFlight.decrementAndGet();
-        c.queuedBytes.addAndGet(-t.message().length);
+        c.addInFlight(-1);
+        c.addQueuedBytes(-t.message().length);
         loop.budget.addQueued(-t.message().length);
         counter.add(1);
         if (t.replyExpected() && !c.isClosed()) {
@@ -329,9 +329,9 @@ final class RequestAdmission {
                 releaseWaiting();
             });
         }
-        if (c.sharePaused && c.shareCheckPosted.compareAndSet(false, true)) {
+        if (c.sharePaused && c.claimShareCheck()) {
             loop.post(() -> {
-                c.shareCheckPosted.set(false);
+                c.shareCheckRan();
                 resumeShare(c);
             });
         }
@@ -381,13 +381,13 @@ final class RequestAdmission {
     }
 
     private void enqueue(InboundConnection c, byte[] m, int type, int requestId, boolean response, String op) {
-        c.inFlight.incrementAndGet();
-        c.queuedBytes.addAndGet(m.length);
+        c.addInFlight(1);
+        c.addQueuedBytes(m.length);
         loop.budget.addQueued(m.length);
         boolean counted = type != Giop.REPLY && type != Giop.LOCATE_REPLY;
         Task t = new Task(c, m, type, requestId, type == Giop.REQUEST && response && requestId != -1, op, counted,
                 c.flow.costEstimate(), loop.nanoTime());
-        boolean light = c.admittedRequests.get() == 0 && c.flow.waiting() == 0;
+        boolean light = c.admittedRequests() == 0 && c.flow.waiting() == 0;
         if (counted && light) {
             lightRequests++;
         }
@@ -428,8 +428,8 @@ final class RequestAdmission {
         }
         if (!loop.dispatch.offer(t)) {
             byte[] m = t.message();
-            c.inFlight.decrementAndGet();
-            c.queuedBytes.addAndGet(-m.length);
+            c.addInFlight(-1);
+            c.addQueuedBytes(-m.length);
             loop.budget.addQueued(-m.length);
             if (t.counted()) {
                 requestEnded(c);

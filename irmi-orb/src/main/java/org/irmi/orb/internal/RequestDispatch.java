@@ -71,11 +71,11 @@ final class RequestDispatch {
         if (t.type() == Giop.REQUEST && (announced || direct == null || c.running.jacorbWayWaiting())) {
             // it goes JacORB's way: it enters the POA's queue after the connection's earlier ones, as
             // they would from stock JacORB's one reader thread per connection
-            t.laneTicket = c.lane.join();
+            t.laneTicket = c.lane().join();
         }
         if (!queue.offer(t)) {
             if (t.laneTicket != 0) {
-                c.lane.unjoin(t.laneTicket);
+                c.lane().unjoin(t.laneTicket);
                 t.laneTicket = 0;
             }
             if (announced) {
@@ -132,11 +132,11 @@ final class RequestDispatch {
         boolean announced = surelyJacorbWay(t);
         long ticket = t.laneTicket;
         try {
-            if (ticket != 0 && !c.lane.awaitTurn(ticket)) {
+            if (ticket != 0 && !c.laneOfTicket().awaitTurn(ticket)) {
                 LOG.debug("connection {}: a request went to JacORB out of turn after {} ms", c.id,
                         java.util.concurrent.TimeUnit.NANOSECONDS.toMillis(HandOffLane.MAX_WAIT_NANOS));
             }
-            if (t.requestId() != -1 && !c.cancelledIds.isEmpty() && c.cancelledIds.remove(t.requestId())) {
+            if (t.requestId() != -1 && c.takeCancelled(t.requestId())) {
                 loop.counters.cancelled.add(1);
                 return;
             }
@@ -186,14 +186,14 @@ final class RequestDispatch {
             LOG.warn("dispatching a request failed", e);
         } finally {
             if (ticket != 0) {
-                c.lane.leave(ticket);
+                c.laneOfTicket().leave(ticket);
             }
-            c.inFlight.decrementAndGet();
+            c.addInFlight(-1);
             if (announced && !running) {
                 c.running.withdrawJacorbWay();
             }
             if (!running) {
-                c.queuedBytes.addAndGet(-t.message().length);
+                c.addQueuedBytes(-t.message().length);
                 loop.budget.addQueued(-t.message().length);
             }
             if (t.counted() && (!running || !t.replyExpected())) {

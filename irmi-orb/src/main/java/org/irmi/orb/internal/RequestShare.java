@@ -78,14 +78,14 @@ final class RequestShare {
     /** A request of {@code c} was admitted. */
     void admit(InboundConnection c) {
         admitted.incrementAndGet();
-        if (c.admittedRequests.incrementAndGet() == 1) {
+        if (c.addAdmittedRequests(1) == 1) {
             busyConnections.incrementAndGet();
         }
     }
 
     /** A request of {@code c} finished. */
     void finished(InboundConnection c) {
-        if (c.admittedRequests.decrementAndGet() == 0) {
+        if (c.addAdmittedRequests(-1) == 0) {
             busyConnections.decrementAndGet();
         }
         admitted.decrementAndGet();
@@ -102,6 +102,6 @@ final class RequestShare {
      * (the caller stops reading it).
      */
     boolean holdsShare(InboundConnection c, int waiting) {
-        return c.admittedRequests.get() + waiting >= share();
+        return c.admittedRequests() + waiting >= share();
     }
 }

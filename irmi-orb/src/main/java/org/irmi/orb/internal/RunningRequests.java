@@ -4,7 +4,6 @@ import java.lang.invoke.MethodHandles;
 import java.lang.invoke.VarHandle;
 import java.util.Map;
 import java.util.concurrent.ConcurrentHashMap;
-import java.util.concurrent.atomic.AtomicInteger;
 
 /**
  * The requests of one connection that were handed to JacORB and have not finished. JacORB may
@@ -33,25 +32,33 @@ final class RunningRequests {
     /** Entry slot: 1 while the request is on JacORB's path and counted in {@link #jacorbWayWaiting}, else 0. */
     private static final int WAITING = 4;
     private static final VarHandle SLOT = MethodHandles.arrayElementVarHandle(long[].class);
+    private static final VarHandle JACORB_WAY_WAITING;
+
+    static {
+        try {
+            JACORB_WAY_WAITING = MethodHandles.lookup().findVarHandle(RunningRequests.class, "jacorbWayWaiting", int.class);
+        } catch (ReflectiveOperationException e) {
+            throw new ExceptionInInitializerError(e);
+        }
+    }
 
     private final InboundConnection connection;
-    private final SelectorLoop loop;
     /**
      * Requests handed to JacORB and not finished: request id -> {bytes, nanoTime handed, 1 when it
      * counts in the fair share of requests until it ends (a reply is expected), else 0, its estimated
      * cost in nanoseconds of slot time (see {@link FairScheduler}), its {@link #WAITING} mark}.
      */
-    private final ConcurrentHashMap<Integer, long[]> running = new ConcurrentHashMap<>();
+    private final ConcurrentHashMap<Integer, long[]> running = new ConcurrentHashMap<>(1); // most hold 0 or 1; it grows
     /**
      * Requests of this connection on JacORB's path that have not finished: announced on the selector
      * thread when a request that surely goes JacORB's way is handed on (before the connection's next
      * request is), then owned by its entry's {@link #WAITING} mark.
      */
-    private final AtomicInteger jacorbWayWaiting = new AtomicInteger();
+    @SuppressWarnings("unused") // through JACORB_WAY_WAITING
+    private volatile int jacorbWayWaiting;
 
-    RunningRequests(InboundConnection connection, SelectorLoop loop) {
+    RunningRequests(InboundConnection connection) {
         this.connection = connection;
-        this.loop = loop;
     }
 
     /**
@@ -87,17 +94,17 @@ final class RunningRequests {
      * THREAD, before the next request of the connection is handed on.
      */
     void announceJacorbWay() {
-        jacorbWayWaiting.incrementAndGet();
+        JACORB_WAY_WAITING.getAndAdd(this, 1);
     }
 
     /** An announced request was not held after all (cancelled, connection closed, no request id). Any thread, once. */
     void withdrawJacorbWay() {
-        jacorbWayWaiting.decrementAndGet();
+        JACORB_WAY_WAITING.getAndAdd(this, -1);
     }
 
     /** True while a request of this connection that went JacORB's way has not finished. Any thread. */
     boolean jacorbWayWaiting() {
-        return jacorbWayWaiting.get() > 0;
+        return jacorbWayWaiting > 0;
     }
 
     /**
@@ -111,9 +118,9 @@ final class RunningRequests {
         if (held == null) {
             return;
         }
-        jacorbWayWaiting.incrementAndGet();
+        JACORB_WAY_WAITING.getAndAdd(this, 1);
         if (!SLOT.compareAndSet(held, WAITING, 0L, 1L)) {
-            jacorbWayWaiting.decrementAndGet(); // marked already
+            JACORB_WAY_WAITING.getAndAdd(this, -1); // marked already
         } else if (running.get(requestId) != held) {
             clearWaiting(held); // released meanwhile: its release may have missed the mark
         }
@@ -121,7 +128,7 @@ final class RunningRequests {
 
     private void clearWaiting(long[] entry) {
         if (SLOT.compareAndSet(entry, WAITING, 1L, 0L)) {
-            jacorbWayWaiting.decrementAndGet();
+            JACORB_WAY_WAITING.getAndAdd(this, -1);
         }
     }
 
@@ -134,7 +141,7 @@ final class RunningRequests {
         long[] held = running.remove(requestId);
         if (held != null) {
             // what it cost: the time it held its slot, from its hand-off to JacORB to its end
-            connection.flow.ended(held[3], loop.nanoTime() - held[1]);
+            connection.flow.ended(held[3], connection.loop().nanoTime() - held[1]);
             release(held);
         }
     }
@@ -163,7 +170,8 @@ final class RunningRequests {
 
     private void release(long[] entry) {
         clearWaiting(entry);
-        connection.queuedBytes.addAndGet(-entry[0]);
+        connection.addQueuedBytes(-entry[0]);
+        SelectorLoop loop = connection.loop();
         loop.budget.addQueued(-entry[0]);
         if (entry[2] != 0) {
             loop.admission.requestEnded(connection);

@@ -48,6 +48,8 @@ final class SelectorLoop implements IrmiTransport, Runnable {
     static final long INITIAL_REQUEST_COST_NANOS = 50_000;
 
     final TransportConfig config;
+    /** The header of the message being framed, when it arrived whole in one read ({@link GiopFramer}). SELECTOR THREAD ONLY. */
+    final byte[] headerScratch = new byte[Giop.HEADER_BYTES];
     final Counters counters = new Counters();
 
     /** The transport-wide inbound memory budget. */
