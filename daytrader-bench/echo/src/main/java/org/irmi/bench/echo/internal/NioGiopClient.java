@@ -402,7 +402,11 @@ public final class NioGiopClient implements AutoCloseable {
             if (status == 2) {
                 // SYSTEM_EXCEPTION: the body starts with the exception's repository id, then minor code.
                 int idLen = m.getInt();
-                byte[] repoId = new byte[Math.max(0, idLen - 1)];
+                if (idLen < 1 || idLen > m.remaining()) {
+                    return "reply status 2 (SYSTEM_EXCEPTION) with a repository id of " + idLen
+                            + " bytes, " + m.remaining() + " left in the message";
+                }
+                byte[] repoId = new byte[idLen - 1]; // checked against the bytes that arrived
                 m.get(repoId);
                 m.get();
                 align(m, 4);

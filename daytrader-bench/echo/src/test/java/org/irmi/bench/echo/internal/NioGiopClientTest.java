@@ -79,17 +79,45 @@ class NioGiopClientTest {
         }
     }
 
+    @Test
+    void shouldNameTheSystemExceptionOfAReply() throws Exception {
+        try (FakeServer f = new FakeServer(Answer.SYSTEM_EXCEPTION)) {
+            NioGiopClient.PhaseResult ramp = f.ramp(3);
+            assertThat(ramp.calls()).isZero();
+            assertThat(ramp.errors()).isEqualTo(3);
+            assertThat(ramp.firstErrors().get(0))
+                    .isEqualTo("reply status 2 (SYSTEM_EXCEPTION IDL:omg.org/CORBA/TRANSIENT:1.0, minor 0x4f4d0001)");
+        }
+    }
+
+    @Test
+    void shouldRefuseARepositoryIdLongerThanTheReplyBeforeAllocatingIt() throws Exception {
+        try (FakeServer f = new FakeServer(Answer.HUGE_REPOSITORY_ID)) {
+            NioGiopClient.PhaseResult ramp = f.ramp(3);
+            assertThat(ramp.calls()).isZero();
+            assertThat(ramp.errors()).isEqualTo(3);
+            assertThat(ramp.firstErrors().get(0)).startsWith(
+                    "reply status 2 (SYSTEM_EXCEPTION) with a repository id of 1073741824 bytes, ");
+        }
+    }
+
+    private enum Answer { RIGHT, WRONG_ID, WRONG_OCTETS, SYSTEM_EXCEPTION, HUGE_REPOSITORY_ID }
+
     /** Reads GIOP requests and answers each with a Reply of its body's octets, altered as asked. */
     private static final class FakeServer implements AutoCloseable {
         private final ServerSocket socket = new ServerSocket(0, 50, InetAddress.getLoopbackAddress());
         private final Thread acceptor;
 
         FakeServer(boolean wrongId, boolean wrongOctets) throws IOException {
+            this(wrongId ? Answer.WRONG_ID : wrongOctets ? Answer.WRONG_OCTETS : Answer.RIGHT);
+        }
+
+        FakeServer(Answer answer) throws IOException {
             acceptor = new Thread(() -> {
                 while (!socket.isClosed()) {
                     try {
                         Socket s = socket.accept();
-                        Thread t = new Thread(() -> answer(s, wrongId, wrongOctets));
+                        Thread t = new Thread(() -> answer(s, answer));
                         t.setDaemon(true);
                         t.start();
                     } catch (IOException e) {
@@ -108,7 +136,7 @@ class NioGiopClientTest {
             }
         }
 
-        private static void answer(Socket s, boolean wrongId, boolean wrongOctets) {
+        private static void answer(Socket s, Answer answer) {
             try (s) {
                 DataInputStream in = new DataInputStream(s.getInputStream());
                 OutputStream out = s.getOutputStream();
@@ -122,13 +150,18 @@ class NioGiopClientTest {
                     int id = req.getInt(0);
                     // The request's argument is its last ulong-prefixed run of octets: 100 of them.
                     byte[] octets = Arrays.copyOfRange(body, body.length - 100, body.length);
-                    if (wrongOctets) {
+                    if (answer == Answer.SYSTEM_EXCEPTION || answer == Answer.HUGE_REPOSITORY_ID) {
+                        out.write(systemException(id, answer == Answer.HUGE_REPOSITORY_ID));
+                        out.flush();
+                        continue;
+                    }
+                    if (answer == Answer.WRONG_OCTETS) {
                         octets[0] ^= 1;
                     }
                     ByteBuffer r = ByteBuffer.allocate(12 + 16 + octets.length).order(ByteOrder.BIG_ENDIAN);
                     r.put(new byte[] {'G', 'I', 'O', 'P', 1, 2, 0, 1});
                     r.putInt(r.capacity() - 12);
-                    r.putInt(wrongId ? id + 1 : id);
+                    r.putInt(answer == Answer.WRONG_ID ? id + 1 : id);
                     r.putInt(0); // NO_EXCEPTION
                     r.putInt(0); // no service contexts
                     r.putInt(octets.length); // at offset 24: already 8-aligned
@@ -139,6 +172,22 @@ class NioGiopClientTest {
             } catch (IOException e) {
                 // the client closed the connection
             }
+        }
+
+        /** A Reply with status SYSTEM_EXCEPTION: TRANSIENT, or a repository id that claims 2^30 bytes. */
+        private static byte[] systemException(int id, boolean hugeId) {
+            byte[] repoId = "IDL:omg.org/CORBA/TRANSIENT:1.0\0".getBytes(java.nio.charset.StandardCharsets.US_ASCII);
+            ByteBuffer r = ByteBuffer.allocate(12 + 16 + 4 + repoId.length + 4 + 4).order(ByteOrder.BIG_ENDIAN);
+            r.put(new byte[] {'G', 'I', 'O', 'P', 1, 2, 0, 1});
+            r.putInt(r.capacity() - 12);
+            r.putInt(id);
+            r.putInt(2); // SYSTEM_EXCEPTION
+            r.putInt(0); // no service contexts
+            r.putInt(hugeId ? 1 << 30 : repoId.length); // at offset 24: already 8-aligned
+            r.put(repoId); // 32 bytes: the minor code follows at an aligned offset
+            r.putInt(0x4f4d0001);
+            r.putInt(1); // COMPLETED_NO
+            return r.array();
         }
 
         @Override
