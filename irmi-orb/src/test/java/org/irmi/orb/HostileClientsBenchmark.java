@@ -67,8 +67,7 @@ public final class HostileClientsBenchmark {
                 case "--quiet" -> quietSeconds = Integer.parseInt(args[++i]);
                 case "--hostile" -> hostileSeconds = Integer.parseInt(args[++i]);
                 case "--out" -> out = Paths.get(args[++i]);
-                case "--servers" -> servers = List.of(args[++i].split(",")); // e.g. irmi: no stock JacORB trials
-
+                case "--servers" -> servers = servers(args[++i]); // e.g. irmi: no stock JacORB trials
                 default -> throw new IllegalArgumentException("unknown argument " + args[i]);
             }
         }
@@ -82,7 +81,7 @@ public final class HostileClientsBenchmark {
                 results.add(r);
             }
         }
-        write(out, results, trials, quietSeconds, hostileSeconds, String.join(" ", args));
+        write(out, results, servers, trials, quietSeconds, hostileSeconds, String.join(" ", args));
         System.out.println("wrote " + out);
     }
 
@@ -350,8 +349,16 @@ public final class HostileClientsBenchmark {
         return 0;
     }
 
-    private static void write(Path out, List<Trial> results, int trials, int quiet, int hostile, String args)
+    private static void write(Path out, List<Trial> results, List<String> servers, int trials, int quiet, int hostile, String args)
             throws IOException {
+        String report = report(results, servers, trials, quiet, hostile, args);
+        Files.createDirectories(out.toAbsolutePath().getParent());
+        Files.writeString(out, report);
+        System.out.print(report);
+    }
+
+    /** The report of {@code results}: one row per trial, and the medians of each server in {@code servers}. */
+    static String report(List<Trial> results, List<String> servers, int trials, int quiet, int hostile, String args) {
         StringBuilder b = new StringBuilder();
         String commit = git("rev-parse", "--short", "HEAD");
         b.append("# Hostile clients\n\n");
@@ -369,7 +376,8 @@ public final class HostileClientsBenchmark {
                 .append(HostileAttackers.NEVER_READERS).append(" never-reading clients (256 KB echo requests, replies never read), ").append(HostileAttackers.FLOODS)
                 .append(" request floods (pipelined small requests) and ").append(HostileAttackers.SLOWLORIS)
                 .append(" slowloris connections (one byte every 2 s). ").append(trials)
-                .append(" trials, I-RMI and stock JacORB interleaved. Lost: calls that failed or came back wrong.\n\n");
+                .append(" trials, ").append(servers.size() > 1 ? "I-RMI and stock JacORB interleaved" : "on " + serverName(servers.get(0)) + " only")
+                .append(". Lost: calls that failed or came back wrong.\n\n");
         b.append("Attackers: ").append(ATTACKERS_OWN_JVM ? "in a JVM of their own, started with `" + ATTACKER_PREFIX + "`"
                 : "in the good client's JVM").append(".\n\n");
         b.append("| server | trial | quiet p50 / p99 (us) | hostile p50 / p99 (us) | p99 hostile / quiet | calls | lost |")
@@ -378,26 +386,38 @@ public final class HostileClientsBenchmark {
         b.append("|---|---|---|---|---|---|---|---|---|---|---|---|---|---|---|---|\n");
         for (Trial r : results) {
             b.append(String.format(Locale.ROOT, "| %s | %d | %d / %d | %d / %d | %.2fx | %d | %d | %s | %d | %s | %d | %.1f | %d | %s | %.2f | %s |%n",
-                    r.orb.equals("irmi") ? "I-RMI" : "stock JacORB", r.n, r.quietP50, r.quietP99, r.hostileP50, r.hostileP99,
+                    serverName(r.orb), r.n, r.quietP50, r.quietP99, r.hostileP50, r.hostileP99,
                     r.ratio(), r.calls, r.lost, r.up ? "yes" : "**no**", r.peakRssKb / 1024,
                     r.limit == 0 ? "-" : String.format(Locale.ROOT, "%.1f / %.1f", r.peakHeld / 1048576.0, r.limit / 1048576.0),
                     r.floodRepliesPerSec, r.neverReaderBytes / 1e6, r.slowlorisOpen, r.serverOpenPeak == 0 ? "-" : Long.toString(r.serverOpenPeak),
                     r.serverCores, r.note));
         }
         b.append("\n**Medians over the trials**\n\n| server | p99 hostile / quiet (min - max) | lost (total) | up in every trial |\n|---|---|---|---|\n");
-        for (String orb : List.of("irmi", "stock")) {
+        for (String orb : servers) { // only the servers that ran: no empty row
             double[] ratios = results.stream().filter(r -> r.orb.equals(orb)).mapToDouble(Trial::ratio).sorted().toArray();
             long lost = results.stream().filter(r -> r.orb.equals(orb)).mapToLong(Trial::lost).sum();
             boolean up = results.stream().filter(r -> r.orb.equals(orb)).allMatch(Trial::up);
-            b.append(String.format(Locale.ROOT, "| %s | %.2fx (%.2f - %.2f) | %d | %s |%n", orb.equals("irmi") ? "I-RMI" : "stock JacORB",
+            b.append(String.format(Locale.ROOT, "| %s | %.2fx (%.2f - %.2f) | %d | %s |%n", serverName(orb),
                     ratios.length == 0 ? Double.NaN : ratios[ratios.length / 2], ratios.length == 0 ? Double.NaN : ratios[0],
                     ratios.length == 0 ? Double.NaN : ratios[ratios.length - 1], lost, up ? "yes" : "no"));
         }
         b.append("\nGoal (issue 11): the well-behaved client's p99 within 1.2x of its quiet p99, the server within its memory")
                 .append(" budget, nothing lost.\n");
-        Files.createDirectories(out.toAbsolutePath().getParent());
-        Files.writeString(out, b.toString());
-        System.out.print(b);
+        return b.toString();
+    }
+
+    /** The servers of {@code --servers}: a comma-separated list of {@code irmi} and {@code stock}, each at most once. */
+    static List<String> servers(String list) {
+        List<String> servers = List.of(list.split(","));
+        if (servers.isEmpty() || servers.stream().anyMatch(s -> !s.equals("irmi") && !s.equals("stock"))
+                || servers.stream().distinct().count() != servers.size()) {
+            throw new IllegalArgumentException("--servers takes irmi, stock or both, comma-separated: " + list);
+        }
+        return servers;
+    }
+
+    static String serverName(String orb) {
+        return orb.equals("irmi") ? "I-RMI" : "stock JacORB";
     }
 
     private static String git(String... args) {
