@@ -101,6 +101,43 @@ class InFlightLimitTest {
         }
     }
 
+    @Test
+    void shouldKeepACoreForAClosedLoopClientWhenAskedTo() throws Exception {
+        assertThat(Files.isReadable(Path.of("/proc/thread-self/schedstat")))
+                .as("scheduler statistics (/proc/thread-self/schedstat), which the limit needs: run on Linux").isTrue();
+        int cores = Runtime.getRuntime().availableProcessors();
+        ORB server = Orbs.irmi("irmi.transport.max_requests_in_flight", Integer.toString(MAX),
+                "irmi.transport.sweep_interval_ms", "100", "irmi.transport.light_reserve_cores", "1");
+        ORB pipelining = Orbs.irmi();
+        ORB closedLoop = Orbs.irmi();
+        AtomicBoolean stop = new AtomicBoolean();
+        Thread light = null;
+        try {
+            String ior = Orbs.serve(server, new EchoServant());
+            Echo shared = EchoHelper.narrow(pipelining.string_to_object(ior));
+            Echo alone = EchoHelper.narrow(closedLoop.string_to_object(ior));
+            alone.echoString("x");
+            light = new Thread(() -> {
+                while (!stop.get()) {
+                    alone.echoString("x");
+                }
+            }, "closed-loop");
+            light.start();
+            IrmiTransport transport = Orbs.transport(server);
+            // without the reserve the limit never goes below the cores (light_requests_first, above); with one
+            // core kept, a window whose requests only computed gives the pipelining connection cores - 1 slots
+            int expected = Math.max(1, cores - 1);
+            assertThat(loadUntil(transport, 4, () -> shared.echoString("x"), limit -> limit <= expected))
+                    .as("limit with a closed-loop client beside and one core kept for it").isEqualTo(expected);
+        } finally {
+            stop.set(true);
+            if (light != null) {
+                light.join(10_000);
+            }
+            Orbs.destroy(closedLoop, pipelining, server);
+        }
+    }
+
     /** Calls {@code call} from {@code threads} threads until the limit satisfies {@code done} (at most 20 s); returns it. */
     private static int loadUntil(IrmiTransport transport, int threads, Runnable call, IntPredicate done) throws Exception {
         AtomicBoolean stop = new AtomicBoolean();

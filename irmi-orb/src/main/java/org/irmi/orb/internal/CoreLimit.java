@@ -28,7 +28,13 @@ package org.irmi.orb.internal;
  * for a slot, but it then runs beside every request admitted, on the same cores. So while light
  * requests arrive ({@link #onLightRequests}, counted per window) the surplus is withheld and the
  * pipelining connections get exactly the requests that keep the cores busy; with none in the last
- * window (only pipelining clients, nobody to protect) it is given back. In the hostile-clients
+ * window (only pipelining clients, nobody to protect) it is given back. With {@code reserveCores}
+ * set ({@code irmi.transport.light_reserve_cores}), the light requests get more than the surplus:
+ * while they arrive, the pipelining connections get only the slots that keep the other cores busy,
+ * {@code ceil(needed * (cores - reserveCores) / cores)}, at least one, so a light request finds a
+ * core that no admitted request holds instead of sharing one with them by the operating system's
+ * time slices. That costs the pipelining connections up to {@code reserveCores / cores} of their
+ * throughput while light requests arrive (off by default: 0). In the hostile-clients
  * benchmark this moved the well-behaved client's p99 under attack from 2.6 - 2.9x of its quiet p99
  * to 1.5 - 1.9x, for about half the flood replies (docs/benchmarks/hostile-clients.md). Time spent waiting for
  * a core is left out on purpose: counted as blocking, it would raise the limit the more the cores are
@@ -48,6 +54,8 @@ final class CoreLimit {
 
     private final int cores;
     private final int maxLimit;
+    /** Cores kept for light requests while they arrive, {@code 0 .. cores - 1}. */
+    private final int reserveCores;
     private volatile int limit;
     /** {@code ceil(needed)} of the last window used, or -1 before one (the limit is then the maximum). */
     private long needed = -1;
@@ -58,14 +66,28 @@ final class CoreLimit {
      * @param maxLimit the configured maximum ({@code irmi.transport.max_requests_in_flight}, {@code >= 1})
      */
     CoreLimit(int cores, int maxLimit) {
+        this(cores, maxLimit, 0);
+    }
+
+    /**
+     * @param cores        the cores the servants run on ({@code >= 1})
+     * @param maxLimit     the configured maximum ({@code irmi.transport.max_requests_in_flight}, {@code >= 1})
+     * @param reserveCores cores kept for light requests while they arrive ({@code irmi.transport.light_reserve_cores},
+     *                     {@code >= 0}); at most {@code cores - 1} are kept, whatever is asked
+     */
+    CoreLimit(int cores, int maxLimit, int reserveCores) {
         if (cores < 1) {
             throw new IllegalArgumentException("cores must be >= 1 but is " + cores);
         }
         if (maxLimit < 1) {
             throw new IllegalArgumentException("maxLimit must be >= 1 but is " + maxLimit);
         }
+        if (reserveCores < 0) {
+            throw new IllegalArgumentException("reserveCores must be >= 0 but is " + reserveCores);
+        }
         this.cores = cores;
         this.maxLimit = maxLimit;
+        this.reserveCores = Math.min(reserveCores, cores - 1);
         this.limit = maxLimit;
     }
 
@@ -126,6 +148,12 @@ final class CoreLimit {
 
     private void apply() {
         long target = needed + ready();
-        limit = (int) Math.max(Math.min(cores, maxLimit), Math.min(maxLimit, target));
+        long floor = cores;
+        if (lightRequestsSeen && reserveCores > 0) {
+            int kept = cores - reserveCores;
+            target = Math.max(1, (needed * kept + cores - 1) / cores); // the other cores' share of what is needed
+            floor = kept;
+        }
+        limit = (int) Math.max(Math.min(floor, maxLimit), Math.min(maxLimit, target));
     }
 }

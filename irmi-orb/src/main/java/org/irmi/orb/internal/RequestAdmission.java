@@ -134,7 +134,8 @@ final class RequestAdmission {
         this.loop = loop;
         this.poaQueue = loop.config.poaQueue();
         this.connections = connections;
-        this.coreLimit = new CoreLimit(Runtime.getRuntime().availableProcessors(), loop.config.maxRequestsInFlight());
+        this.coreLimit = new CoreLimit(Runtime.getRuntime().availableProcessors(), loop.config.maxRequestsInFlight(),
+                loop.config.lightReserveCores());
         this.requests = new RequestShare(coreLimit);
     }
 

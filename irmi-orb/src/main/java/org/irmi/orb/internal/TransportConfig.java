@@ -42,6 +42,10 @@ import org.jacorb.config.ConfigurationException;
  *                                 cores busy while requests of connections with nothing in flight arrive (latency
  *                                 for them before throughput for the pipelining connections; see
  *                                 {@code CoreLimit#onLightRequests}); false: always one per core ready
+ * @param lightReserveCores        cores kept for the requests of connections with nothing in flight while they arrive
+ *                                 (with {@code lightRequestsFirst}): the pipelining connections' requests then get the
+ *                                 slots that keep the other cores busy, at least one (see {@code CoreLimit}); 0 (the
+ *                                 default): none kept, every core is theirs too
  * @param directDispatch           true (the default) to run a request's servant on the dispatch worker that takes it
  *                                 from the hand-off queue, when nothing the application sees depends on JacORB's POA
  *                                 queue (see {@code DirectDispatch}); false: every request goes through the POA's
@@ -59,7 +63,8 @@ public record TransportConfig(int maxMessageBytes, int readBudgetBytes, int solo
                               int maxServerConnections, int receiveBufferBytes, long sweepIntervalMillis,
                               long maxInboundBytes,
                               long maxReadDeferMillis, int readPacingRequestCostBytes, int maxRequestsInFlight,
-                              boolean adaptRequestsInFlight, boolean lightRequestsFirst, boolean directDispatch,
+                              boolean adaptRequestsInFlight, boolean lightRequestsFirst, int lightReserveCores,
+                              boolean directDispatch,
                               int servantThreads, PoaQueue poaQueue) {
 
     /**
@@ -101,6 +106,7 @@ public record TransportConfig(int maxMessageBytes, int readBudgetBytes, int solo
     public static final int DEFAULT_READ_PACING_REQUEST_COST_BYTES = 128 * 1024;
     public static final boolean DEFAULT_ADAPT_REQUESTS_IN_FLIGHT = true;
     public static final boolean DEFAULT_LIGHT_REQUESTS_FIRST = true;
+    public static final int DEFAULT_LIGHT_RESERVE_CORES = 0;
     public static final boolean DEFAULT_DIRECT_DISPATCH = true;
     /** JacORB's key for the connections a server serves at once. */
     public static final String MAX_SERVER_CONNECTIONS = "jacorb.connection.max_server_connections";
@@ -127,6 +133,7 @@ public record TransportConfig(int maxMessageBytes, int readBudgetBytes, int solo
         atLeast(PREFIX + "max_read_defer_ms", maxReadDeferMillis, 0);
         atLeast(PREFIX + "read_pacing_request_cost_bytes", readPacingRequestCostBytes, 1);
         atLeast(PREFIX + "max_requests_in_flight", maxRequestsInFlight, 1);
+        atLeast(PREFIX + "light_reserve_cores", lightReserveCores, 0);
         atLeast("jacorb.poa.thread_pool_max", servantThreads, 1);
     }
 
@@ -188,6 +195,7 @@ public record TransportConfig(int maxMessageBytes, int readBudgetBytes, int solo
                 c.getAttributeAsInteger(PREFIX + "max_requests_in_flight", Math.max(1, servantThreads)),
                 c.getAttributeAsBoolean(PREFIX + "adapt_requests_in_flight", DEFAULT_ADAPT_REQUESTS_IN_FLIGHT),
                 c.getAttributeAsBoolean(PREFIX + "light_requests_first", DEFAULT_LIGHT_REQUESTS_FIRST),
+                c.getAttributeAsInteger(PREFIX + "light_reserve_cores", DEFAULT_LIGHT_RESERVE_CORES),
                 c.getAttributeAsBoolean(PREFIX + "direct_dispatch", DEFAULT_DIRECT_DISPATCH),
                 Math.max(1, servantThreads),
                 new PoaQueue(c.getAttributeAsInteger("jacorb.poa.queue_max", PoaQueue.JACORB_DEFAULTS.max()),
