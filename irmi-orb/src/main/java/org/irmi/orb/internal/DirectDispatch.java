@@ -156,6 +156,12 @@ final class DirectDispatch {
                 JacorbPoaInternals.releaseProcessor(pool, processor);
             }
         }
+        // Written once the servant's slot and processor are free again: they bound the servants that
+        // run, not the replies being written. Held through the write, they would count a request that
+        // its client sees answered (and whose next request may already be here) as running: with every
+        // processor so held, the POA's queue then holds every caller's next request at once, and at
+        // jacorb.poa.queue_max the one after them is refused, though no more than queue_max callers wait.
+        request.reply(); // JacORB logs and drops a reply it cannot write, as on its own path
         return true;
     }
 
@@ -226,7 +232,7 @@ final class DirectDispatch {
         return JacorbPoaInternals.isUseDefaultServant(poa) || JacorbPoaInternals.isSingleThreadModel(poa) ? null : poa;
     }
 
-    /** Runs the servant and replies, as JacORB's request processor does. Never throws. */
+    /** Runs the servant, as JacORB's request processor does, and leaves the reply (or exception) on {@code request}. Never throws. */
     private void invoke(ServerRequest request, POA poa, Servant servant, InvokeHandler handler,
                         IrmiServerGIOPConnection connection) {
         Running r = null;
@@ -258,7 +264,6 @@ final class DirectDispatch {
                 r.finish();
             }
         }
-        request.reply(); // JacORB logs and drops a reply it cannot write, as on its own path
     }
 
     private void invokeServant(ServerRequest request, Servant servant, InvokeHandler handler) {
