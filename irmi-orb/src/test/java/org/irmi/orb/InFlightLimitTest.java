@@ -59,55 +59,47 @@ class InFlightLimitTest {
 
     @Test
     void shouldHoldNoRequestsReadyToStartWhileAClosedLoopClientCalls() throws Exception {
-        assertThat(Files.isReadable(Path.of("/proc/thread-self/schedstat")))
-                .as("scheduler statistics (/proc/thread-self/schedstat), which the limit needs: run on Linux").isTrue();
         int cores = Runtime.getRuntime().availableProcessors();
-        for (boolean lightFirst : new boolean[] {true, false}) {
-            ORB server = Orbs.irmi("irmi.transport.max_requests_in_flight", Integer.toString(MAX),
-                    "irmi.transport.sweep_interval_ms", "100",
-                    "irmi.transport.light_requests_first", Boolean.toString(lightFirst));
-            ORB pipelining = Orbs.irmi();
-            ORB closedLoop = Orbs.irmi();
-            AtomicBoolean stop = new AtomicBoolean();
-            Thread light = null;
-            try {
-                String ior = Orbs.serve(server, new EchoServant());
-                Echo shared = EchoHelper.narrow(pipelining.string_to_object(ior)); // 4 threads, one connection
-                Echo alone = EchoHelper.narrow(closedLoop.string_to_object(ior));  // one call at a time
-                alone.echoString("x");
-                light = new Thread(() -> {
-                    while (!stop.get()) {
-                        alone.echoString("x");
-                    }
-                }, "closed-loop");
-                light.start();
-                IrmiTransport transport = Orbs.transport(server);
-                if (lightFirst) {
-                    // echoString only computes: about cores * 1 needed, and nothing more while light requests arrive
-                    assertThat(loadUntil(transport, 4, () -> shared.echoString("x"), limit -> limit < 2 * cores))
-                            .as("limit with a closed-loop client beside").isBetween(cores, 2 * cores - 1);
-                } else {
-                    // the same load with light_requests_first=false: one request per core ready to start, always
-                    assertThat(loadUntil(transport, 4, () -> shared.echoString("x"), limit -> limit < MAX))
-                            .as("limit with light_requests_first=false").isBetween(2 * cores, 4 * cores);
-                }
-            } finally {
-                stop.set(true);
-                if (light != null) {
-                    light.join(10_000);
-                }
-                Orbs.destroy(closedLoop, pipelining, server);
-            }
-        }
+        withClosedLoopBeside((shared, transport) ->
+                // echoString only computes: about cores * 1 needed, and nothing more while light requests arrive
+                assertThat(loadUntil(transport, 4, () -> shared.echoString("x"), limit -> limit < 2 * cores))
+                        .as("limit with a closed-loop client beside").isBetween(cores, 2 * cores - 1),
+                "irmi.transport.light_requests_first", "true");
+        withClosedLoopBeside((shared, transport) ->
+                // the same load with light_requests_first=false: one request per core ready to start, always
+                assertThat(loadUntil(transport, 4, () -> shared.echoString("x"), limit -> limit < MAX))
+                        .as("limit with light_requests_first=false").isBetween(2 * cores, 4 * cores),
+                "irmi.transport.light_requests_first", "false");
     }
 
     @Test
     void shouldKeepACoreForAClosedLoopClientWhenAskedTo() throws Exception {
+        // without the reserve the limit never goes below the cores (light_requests_first, above); with one
+        // core kept, a window whose requests only computed gives the pipelining connection cores - 1 slots
+        int expected = Math.max(1, Runtime.getRuntime().availableProcessors() - 1);
+        withClosedLoopBeside((shared, transport) ->
+                assertThat(loadUntil(transport, 4, () -> shared.echoString("x"), limit -> limit <= expected))
+                        .as("limit with a closed-loop client beside and one core kept for it").isEqualTo(expected),
+                "irmi.transport.light_reserve_cores", "1");
+    }
+
+    /** What a test does to a server while a closed-loop client calls it: load it through {@code shared}, read {@code transport}. */
+    private interface Beside {
+        void run(Echo shared, IrmiTransport transport) throws Exception;
+    }
+
+    /**
+     * Runs {@code body} against an I-RMI server (in-flight maximum {@link #MAX}, 100 ms windows, and
+     * {@code serverSettings}) while a client of its own calls it one call at a time; {@code body}'s
+     * {@code shared} is a second client's stub, one connection for all the threads that use it.
+     */
+    private static void withClosedLoopBeside(Beside body, String... serverSettings) throws Exception {
         assertThat(Files.isReadable(Path.of("/proc/thread-self/schedstat")))
                 .as("scheduler statistics (/proc/thread-self/schedstat), which the limit needs: run on Linux").isTrue();
-        int cores = Runtime.getRuntime().availableProcessors();
-        ORB server = Orbs.irmi("irmi.transport.max_requests_in_flight", Integer.toString(MAX),
-                "irmi.transport.sweep_interval_ms", "100", "irmi.transport.light_reserve_cores", "1");
+        List<String> settings = new ArrayList<>(List.of("irmi.transport.max_requests_in_flight", Integer.toString(MAX),
+                "irmi.transport.sweep_interval_ms", "100"));
+        settings.addAll(List.of(serverSettings));
+        ORB server = Orbs.irmi(settings.toArray(String[]::new));
         ORB pipelining = Orbs.irmi();
         ORB closedLoop = Orbs.irmi();
         AtomicBoolean stop = new AtomicBoolean();
@@ -123,12 +115,7 @@ class InFlightLimitTest {
                 }
             }, "closed-loop");
             light.start();
-            IrmiTransport transport = Orbs.transport(server);
-            // without the reserve the limit never goes below the cores (light_requests_first, above); with one
-            // core kept, a window whose requests only computed gives the pipelining connection cores - 1 slots
-            int expected = Math.max(1, cores - 1);
-            assertThat(loadUntil(transport, 4, () -> shared.echoString("x"), limit -> limit <= expected))
-                    .as("limit with a closed-loop client beside and one core kept for it").isEqualTo(expected);
+            body.run(shared, Orbs.transport(server));
         } finally {
             stop.set(true);
             if (light != null) {
