@@ -3,7 +3,10 @@
 # never-reading clients, request floods and 1,000 slowloris connections, I-RMI and stock JacORB side by
 # side in interleaved trials; writes docs/benchmarks/hostile-clients.md.
 #   scripts/hostile-bench.sh [--trials N] [--quiet S] [--hostile S]
-# JAVA_OPTS passes options to the benchmark, e.g. -Dirmi.hostile.serverOptions=-Dirmi.transport.max_requests_in_flight=20
+# JAVA_OPTS passes options to the benchmark JVM. HOSTILE_SERVER_OPTIONS passes JVM options to the servers under test,
+# several separated by spaces, e.g.
+#   HOSTILE_SERVER_OPTIONS='-Dirmi.transport.max_requests_in_flight=1 -Dirmi.transport.adapt_requests_in_flight=false'
+# (the same as -Dirmi.hostile.serverOptions=..., which JAVA_OPTS cannot carry when it has spaces).
 # CPU-heavy: takes the team's benchmark lock when it exists. Needs about 2,100 file descriptors.
 set -euo pipefail
 cd "$(dirname "$0")/.."
@@ -15,4 +18,6 @@ ulimit -n 8192 2>/dev/null || true
 run_locked mvn -B -q -o test-compile dependency:build-classpath -pl irmi-orb -am -Dmdep.outputFile=target/test-classpath.txt \
   -Dmdep.includeScope=test >/dev/null
 cp="irmi-orb/target/test-classes:irmi-orb/target/classes:$(cat irmi-orb/target/test-classpath.txt)"
-run_locked java -Xmx1g ${JAVA_OPTS:-} -cp "$cp" org.irmi.orb.HostileClientsBenchmark "$@"
+server_opts=()
+if [ -n "${HOSTILE_SERVER_OPTIONS:-}" ]; then server_opts=("-Dirmi.hostile.serverOptions=$HOSTILE_SERVER_OPTIONS"); fi
+run_locked java -Xmx1g ${JAVA_OPTS:-} "${server_opts[@]}" -cp "$cp" org.irmi.orb.HostileClientsBenchmark "$@"

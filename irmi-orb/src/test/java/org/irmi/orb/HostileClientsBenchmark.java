@@ -366,7 +366,7 @@ public final class HostileClientsBenchmark {
                 .append(Runtime.getRuntime().availableProcessors()).append(" CPUs, Java ").append(System.getProperty("java.version"))
                 .append(". Command: `")
                 .append(System.getProperty("irmi.hostile.serverOptions", "").isBlank() ? ""
-                        : "JAVA_OPTS='-Dirmi.hostile.serverOptions=" + System.getProperty("irmi.hostile.serverOptions").trim() + "' ")
+                        : "HOSTILE_SERVER_OPTIONS='" + System.getProperty("irmi.hostile.serverOptions").trim() + "' ")
                 .append("scripts/hostile-bench.sh").append(args.isBlank() ? "" : " " + args).append("`.\n\n");
         b.append("Each server runs in a JVM of its own with `").append(HEAP).append(" -XX:+UseSerialGC` (I-RMI's inbound budget is")
                 .append(" then its default, a quarter of the heap). One well-behaved client (a stock JacORB ORB) makes closed-loop")
