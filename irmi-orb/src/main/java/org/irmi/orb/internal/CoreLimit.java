@@ -28,15 +28,15 @@ package org.irmi.orb.internal;
  * for a slot, but it then runs beside every request admitted, on the same cores. So while light
  * requests arrive ({@link #onLightRequests}, counted per window) the surplus is withheld and the
  * pipelining connections get exactly the requests that keep the cores busy; with none in the last
- * window (only pipelining clients, nobody to protect) it is given back. With {@code reserveCores}
+ * window (only pipelining clients, nobody to protect) it is given back. In the hostile-clients
+ * benchmark this moved the well-behaved client's p99 under attack from 2.6 - 2.9x of its quiet p99
+ * to 1.5 - 1.9x, for about half the flood replies (docs/benchmarks/hostile-clients.md). With {@code reserveCores}
  * set ({@code irmi.transport.light_reserve_cores}), the light requests get more than the surplus:
  * while they arrive, the pipelining connections get only the slots that keep the other cores busy,
  * {@code ceil(needed * (cores - reserveCores) / cores)}, at least one, so a light request finds a
  * core that no admitted request holds instead of sharing one with them by the operating system's
  * time slices. That costs the pipelining connections up to {@code reserveCores / cores} of their
- * throughput while light requests arrive (off by default: 0). In the hostile-clients
- * benchmark this moved the well-behaved client's p99 under attack from 2.6 - 2.9x of its quiet p99
- * to 1.5 - 1.9x, for about half the flood replies (docs/benchmarks/hostile-clients.md). Time spent waiting for
+ * throughput while light requests arrive (off by default: 0). Time spent waiting for
  * a core is left out on purpose: counted as blocking, it would raise the limit the more the cores are
  * oversubscribed. A window with fewer than {@link #MIN_SAMPLES} samples changes nothing (its
  * samples wait for the next one); without samples (no scheduler statistics on this platform) the
