@@ -28,8 +28,14 @@ import java.util.function.IntSupplier;
  * get more workers as soon as they are held up ({@link #needsWatch()} keeps the selector's wait
  * short enough to notice).
  *
- * <p>THREADING: {@link #offer} and {@link #signal} from the selector thread (or any thread);
- * workers are private.
+ * <p>An item offered with {@link #offerFirst} goes before every item offered plainly, and wakes a
+ * parked worker at once, whatever the running target says: the request of a client that waits for
+ * it alone, while the slots are taken by the requests of clients that pipeline (see
+ * {@code RequestAdmission}). Without it, that request queued behind theirs and waited for a worker to
+ * finish one of them.
+ *
+ * <p>THREADING: {@link #offer}, {@link #offerFirst} and {@link #signal} from the selector thread (or
+ * any thread); workers are private.
  */
 final class DispatchQueue<T> {
 
@@ -49,6 +55,8 @@ final class DispatchQueue<T> {
     static final long HELD_UP_NANOS = TimeUnit.MILLISECONDS.toNanos(1);
 
     private final ConcurrentLinkedQueue<T> queue = new ConcurrentLinkedQueue<>();
+    /** Items offered with {@link #offerFirst}: taken before those of {@link #queue}. */
+    private final ConcurrentLinkedQueue<T> first = new ConcurrentLinkedQueue<>();
     private final AtomicInteger size = new AtomicInteger();
     private final int capacity;
     private final java.util.List<Worker> workers;
@@ -81,6 +89,20 @@ final class DispatchQueue<T> {
             return false;
         }
         queue.offer(item);
+        return true;
+    }
+
+    /**
+     * Hands one item to the workers ahead of the items offered with {@link #offer}, and wakes a parked
+     * worker for it now; false when the queue is full. Never blocks.
+     */
+    boolean offerFirst(T item) {
+        if (size.incrementAndGet() > capacity) {
+            size.decrementAndGet();
+            return false;
+        }
+        first.offer(item);
+        wakeOne();
         return true;
     }
 
@@ -153,7 +175,10 @@ final class DispatchQueue<T> {
     }
 
     private T poll() {
-        T t = queue.poll();
+        T t = first.poll();
+        if (t == null) {
+            t = queue.poll();
+        }
         if (t != null) {
             size.decrementAndGet();
         }

@@ -51,6 +51,12 @@ final class RequestAdmission {
         /** When it was read, on the loop's clock. */
         private final long readNanos;
         /**
+         * True for the request of a connection with nothing else in flight, read while other
+         * connections' requests wait for a slot: it goes to a worker ahead of theirs
+         * ({@link DispatchQueue#offerFirst}). Set by the selector thread before the hand-off.
+         */
+        boolean ahead;
+        /**
          * Its place in its connection's {@link HandOffLane}, 0 for none: set by the selector thread
          * before it hands the task on (the hand-off queue publishes it), read by the worker.
          */
@@ -391,6 +397,9 @@ final class RequestAdmission {
         boolean light = c.admittedRequests() == 0 && c.flow.waiting() == 0;
         if (counted && light) {
             lightRequests++;
+            // the slots are taken by connections that pipeline, and their requests wait: this one
+            // goes to a worker before theirs, and does not wait for one of them to finish
+            t.ahead = waiting.size() > 0;
         }
         if (!counted || light) {
             // A connection with nothing in flight never waits for a slot: it cannot be the one

@@ -73,7 +73,7 @@ final class RequestDispatch {
             // they would from stock JacORB's one reader thread per connection
             t.laneTicket = c.lane().join();
         }
-        if (!queue.offer(t)) {
+        if (!(t.ahead ? queue.offerFirst(t) : queue.offer(t))) {
             if (t.laneTicket != 0) {
                 c.lane().unjoin(t.laneTicket);
                 t.laneTicket = 0;

@@ -127,6 +127,61 @@ class DispatchQueueTest {
         q.shutdown(5000);
     }
 
+    @Test
+    void shouldStartAnItemOfferedFirstAheadOfWaitingItemsWithoutWaitingForASignal() throws InterruptedException {
+        // target 1: the worker running item 0 meets it, so a plain offer waits for the next signal
+        // (or a worker to free); an item offered first wakes a parked worker at once and goes first
+        java.util.List<Integer> started = java.util.Collections.synchronizedList(new java.util.ArrayList<>());
+        CountDownLatch release = new CountDownLatch(1);
+        CountDownLatch firstStarted = new CountDownLatch(1);
+        CountDownLatch aheadStarted = new CountDownLatch(1);
+        CountDownLatch allDone = new CountDownLatch(3);
+        DispatchQueue<Integer> q = new DispatchQueue<>("t-first", 2, 100, () -> 1, i -> {
+            started.add(i);
+            if (i == 0) {
+                firstStarted.countDown();
+                try {
+                    release.await();
+                } catch (InterruptedException e) {
+                    Thread.currentThread().interrupt();
+                }
+            } else if (i == 2) {
+                aheadStarted.countDown();
+            }
+            allDone.countDown();
+        });
+        Thread.sleep(50); // let the workers park
+        assertThat(q.offer(0)).isTrue();
+        q.signal();
+        assertThat(firstStarted.await(5, TimeUnit.SECONDS)).isTrue();
+        assertThat(q.offer(1)).isTrue(); // no signal: waits
+        Thread.sleep(50);
+        assertThat(started).containsExactly(0);
+
+        assertThat(q.offerFirst(2)).isTrue(); // no signal either
+        assertThat(aheadStarted.await(5, TimeUnit.SECONDS)).isTrue();
+        release.countDown();
+        assertThat(allDone.await(5, TimeUnit.SECONDS)).isTrue();
+        assertThat(started).containsExactly(0, 2, 1);
+        q.shutdown(5000);
+    }
+
+    @Test
+    void shouldCountItemsOfferedFirstAgainstTheCapacity() throws InterruptedException {
+        CountDownLatch release = new CountDownLatch(1);
+        CountDownLatch started = new CountDownLatch(1);
+        DispatchQueue<Integer> q = new DispatchQueue<>("t-first-cap", 1, 2, null, i -> startAndBlock(started, release));
+        assertThat(q.offer(1)).isTrue();
+        q.signal();
+        assertThat(started.await(5, TimeUnit.SECONDS)).isTrue();
+        assertThat(q.offerFirst(2)).isTrue();
+        assertThat(q.offer(3)).isTrue();
+        assertThat(q.offerFirst(4)).isFalse();
+        assertThat(q.depth()).isEqualTo(2);
+        release.countDown();
+        q.shutdown(5000);
+    }
+
     /** A servant that blocks: counts itself started, then waits for the release. */
     private static void startAndBlock(CountDownLatch started, CountDownLatch release) {
         started.countDown();
