@@ -75,8 +75,18 @@ public final class ResultsJson {
         Files.writeString(file, render(command, commit, date, repetitions, results, failures), StandardCharsets.UTF_8);
     }
 
-    /** @return {@code git rev-parse HEAD} of the working directory, with "-dirty" for uncommitted changes, or "unknown" */
+    /**
+     * The commit a run is made on: {@code -Dirmi.commit} when the launcher set it (the {@code irmi} script
+     * reads it at launch, before it builds, so a commit made while the run builds or runs is not named
+     * for it), else {@code git rev-parse HEAD} of the working directory now.
+     *
+     * @return the commit, with "-dirty" for uncommitted changes to tracked files, or "unknown"
+     */
     public static String commit() {
+        String atLaunch = System.getProperty("irmi.commit", "");
+        if (!atLaunch.isBlank()) {
+            return atLaunch.trim();
+        }
         try {
             String head = run("git", "rev-parse", "HEAD");
             String status = run("git", "status", "--porcelain", "--untracked-files=no");

@@ -33,4 +33,22 @@ class ResultsJsonTest {
                 .contains("\"irmi\": null").contains("\"harm\": null").contains("\"reached\": false")
                 .contains("\"failures\": [\"crosstalk could not run: x\"]");
     }
+
+    @Test
+    void shouldNameTheCommitTheLauncherReadAtLaunchOverTheTreesCommitNow() {
+        String before = System.getProperty("irmi.commit");
+        try {
+            System.setProperty("irmi.commit", "0123abc-dirty");
+            assertThat(ResultsJson.commit()).isEqualTo("0123abc-dirty");
+            System.clearProperty("irmi.commit");
+            // without it, the tree's commit now (this test runs in a git checkout or outside one)
+            assertThat(ResultsJson.commit()).matches("[0-9a-f]{40}(-dirty)?|unknown");
+        } finally {
+            if (before == null) {
+                System.clearProperty("irmi.commit");
+            } else {
+                System.setProperty("irmi.commit", before);
+            }
+        }
+    }
 }
