@@ -224,13 +224,16 @@ public class IrmiORB extends ForwardingORB {
     /**
      * Shuts the ORB down. With {@code waitForCompletion}, the selector first stops reading new
      * requests and waits (up to {@link #SHUTDOWN_DRAIN_MILLIS}) until the requests already read
-     * are answered; then JacORB destroys the POAs and the listener closes every connection.
+     * are answered (and the POAs forget any request JacORB still counts as running after its pool
+     * answered it {@code TIMEOUT}); then JacORB destroys the POAs and the listener closes every connection.
      */
     @Override
     public void shutdown(boolean waitForCompletion) {
         IrmiTransport t = transport;
-        if (waitForCompletion && t != null) {
-            org.irmi.orb.internal.Shutdowns.quiesce(t, SHUTDOWN_DRAIN_MILLIS);
+        if (waitForCompletion && t != null && org.irmi.orb.internal.Shutdowns.quiesce(t, SHUTDOWN_DRAIN_MILLIS)) {
+            // every request read is answered, so none runs in a POA: JacORB can still count one whose
+            // pool answered TIMEOUT, and its POA.destroy would then wait for it for ever
+            org.irmi.orb.internal.Shutdowns.forgetFinishedRequests(jacorb);
         }
         jacorb.shutdown(waitForCompletion);
         closeExtensions();

@@ -43,6 +43,14 @@ final class GiopClient implements AutoCloseable {
 
     /** A complete GIOP 1.2 Request; body is the marshalled arguments (aligned at 8 by this method). */
     static byte[] request12(int requestId, byte[] key, String op, byte[] args, boolean response) {
+        return request12(requestId, key, op, args, response, new byte[4]);
+    }
+
+    /**
+     * A complete GIOP 1.2 Request carrying {@code contexts}: a marshalled service-context sequence, its
+     * count first (see {@link #codeSetsContext}).
+     */
+    static byte[] request12(int requestId, byte[] key, String op, byte[] args, boolean response, byte[] contexts) {
         Cdr c = new Cdr();
         c.header(0, 2, 0);
         c.ulong(requestId);
@@ -53,12 +61,31 @@ final class GiopClient implements AutoCloseable {
         c.ushort(0);
         c.octets(key);
         c.string(op);
-        c.ulong(0); // service contexts
+        c.align(4);
+        c.raw(contexts);
         if (args.length > 0) {
             c.align(8);
             c.raw(args);
         }
         return c.finish();
+    }
+
+    /**
+     * A service-context sequence of one {@code CodeSets} context (IOP id 1) naming {@code charData} and
+     * {@code wcharData}: what a client sends to negotiate its connection's code sets.
+     */
+    static byte[] codeSetsContext(int charData, int wcharData) {
+        Cdr encapsulation = new Cdr();
+        encapsulation.octet(0); // big-endian
+        encapsulation.ulong(charData);
+        encapsulation.ulong(wcharData);
+        byte[] data = encapsulation.bytes();
+        Cdr c = new Cdr();
+        c.ulong(1);
+        c.ulong(org.omg.IOP.TAG_CODE_SETS.value);
+        c.ulong(data.length);
+        c.raw(data);
+        return c.bytes();
     }
 
     /** {@code count} two-way GIOP 1.2 Requests, ids 1 to {@code count}, back to back: a pipelining client's one write. */

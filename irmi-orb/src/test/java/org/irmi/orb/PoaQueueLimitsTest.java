@@ -95,6 +95,52 @@ class PoaQueueLimitsTest {
         assertTimeoutWhilePoolBusy(0, "irmi.transport.max_requests_in_flight", "16");
     }
 
+    /**
+     * JacORB's POA keeps counting a request whose pool answered {@code TIMEOUT} as running, until another
+     * request to the object passes through the POA. Here the client keeps its connection, so its next
+     * request takes the direct path and never does: {@code shutdown(true)} must still return.
+     */
+    @Test
+    void shouldShutDownAfterThePoolAnsweredTimeoutToAClientThatKeepsItsConnection() throws Exception {
+        ORB server = Orbs.irmi("jacorb.poa.thread_pool_min", "1", "jacorb.poa.thread_pool_max", "2",
+                "jacorb.poa.threadtimeout", "1000", "irmi.transport.max_requests_in_flight", "16");
+        ORB client = Orbs.stock();
+        String ior = Orbs.serve(server, new EchoServant());
+        ExecutorService callers = Executors.newFixedThreadPool(2);
+        try (GiopClient raw = new GiopClient(Orbs.transport(server).port())) {
+            raw.socket.setSoTimeout(30_000);
+            byte[] key = GiopClient.objectKey(client.string_to_object(ior));
+            // its connection's first request negotiates the code sets (ISO-8859-1, UTF-16) on JacORB's path
+            raw.send(GiopClient.request12(1, key, "echoString", GiopClient.stringArg("first"), true,
+                    GiopClient.codeSetsContext(0x00010001, 0x00010109)));
+            assertThat(GiopClient.stringResult(raw.readMessage())).isEqualTo("first");
+            Echo echo = EchoHelper.narrow(client.string_to_object(ior));
+            echo.echoString("warm");
+            Future<Integer> first = callers.submit(() -> echo.sleepMillis(4000));
+            Future<Integer> second = callers.submit(() -> echo.sleepMillis(4000));
+            Thread.sleep(500);
+            raw.send(GiopClient.request12(2, key, "echoString", GiopClient.stringArg("third"), true));
+            byte[] refused = raw.readMessage();
+            assertThat(GiopClient.replyStatus(refused)).isEqualTo(2); // SYSTEM_EXCEPTION
+            assertThat(GiopClient.exceptionId(refused)).isEqualTo("IDL:omg.org/CORBA/TIMEOUT:1.0");
+            assertThat(first.get(30, TimeUnit.SECONDS)).isEqualTo(4000);
+            assertThat(second.get(30, TimeUnit.SECONDS)).isEqualTo(4000);
+            long direct = Orbs.transport(server).stats().directRequests();
+            raw.send(GiopClient.request12(3, key, "echoString", GiopClient.stringArg("after"), true));
+            assertThat(GiopClient.stringResult(raw.readMessage())).isEqualTo("after");
+            assertThat(Orbs.transport(server).stats().directRequests()).isEqualTo(direct + 1); // not through the POA
+        } finally {
+            callers.shutdownNow();
+            Orbs.destroy(client);
+        }
+        Thread shutdown = new Thread(() -> server.shutdown(true), "test-shutdown");
+        shutdown.setDaemon(true);
+        shutdown.start();
+        shutdown.join(20_000);
+        assertThat(shutdown.isAlive()).as("ORB.shutdown(true) still waiting after 20 s").isFalse();
+        server.destroy();
+    }
+
     /** Two calls hold both servant threads for 4 s; a third, from the same client, must get TIMEOUT after 1 s. */
     private static void assertTimeoutWhilePoolBusy(int expectedMinor, String... settings) throws Exception {
         String[] props = {"jacorb.poa.thread_pool_min", "1", "jacorb.poa.thread_pool_max", "2",

@@ -36,6 +36,8 @@ final class JacorbPoaInternals {
     private static final VarHandle POOL_MAX;
     private static final MethodHandle GET_PROCESSOR;
     private static final MethodHandle RELEASE_PROCESSOR;
+    private static final VarHandle ROOT_POA;
+    private static final VarHandle ACTIVE_REQUESTS;
 
     static {
         try {
@@ -54,6 +56,10 @@ final class JacorbPoaInternals {
             GET_PROCESSOR = pool.findVirtual(RPPoolManager.class, "getProcessor", MethodType.methodType(RequestProcessor.class));
             RELEASE_PROCESSOR = pool.findVirtual(RPPoolManager.class, "releaseProcessor",
                     MethodType.methodType(void.class, RequestProcessor.class));
+            ROOT_POA = MethodHandles.privateLookupIn(org.jacorb.orb.ORB.class, MethodHandles.lookup())
+                    .findVarHandle(org.jacorb.orb.ORB.class, "rootpoa", POA.class);
+            ACTIVE_REQUESTS = MethodHandles.privateLookupIn(RequestController.class, MethodHandles.lookup())
+                    .findVarHandle(RequestController.class, "activeRequestTable", java.util.HashSet.class);
         } catch (ReflectiveOperationException e) {
             throw new ExceptionInInitializerError("JacORB's POA or InterceptorManager is not the expected 3.9: " + e);
         }
@@ -124,6 +130,54 @@ final class JacorbPoaInternals {
         } catch (Throwable e) {
             throw new IllegalStateException("JacORB's POA thread pool could not be used", e);
         }
+    }
+
+    /**
+     * Forgets the object ids that the POAs of {@code orb} still count as running a request, when
+     * none can be: call it only once every request the transport read has been answered. JacORB 3.9's
+     * {@code RequestController} adds a request's object id to its active requests before it asks its
+     * pool for a processor, and removes it only when a processor finishes the request; a request
+     * whose pool answers {@code TIMEOUT} ({@code jacorb.poa.threadtimeout}) leaves its id behind.
+     * Stock JacORB clears it at the next request to that object; with the direct path that request
+     * may never come through the POA, and {@code POA.destroy(.., true)} would then wait for ever.
+     * Never creates a root POA. Never throws: at worst the shutdown waits as JacORB's would.
+     *
+     * @return the ids forgotten
+     */
+    static int forgetFinishedRequests(org.jacorb.orb.ORB orb) {
+        try {
+            POA root = (POA) ROOT_POA.getVolatile(orb);
+            return root == null ? 0 : forgetFinishedRequests(root);
+        } catch (RuntimeException e) {
+            LOG.warn("the POAs' active requests could not be checked before the shutdown", e);
+            return 0;
+        }
+    }
+
+    private static int forgetFinishedRequests(POA poa) {
+        int forgotten = 0;
+        RequestController controller;
+        try {
+            controller = (RequestController) REQUEST_CONTROLLER.invokeExact(poa);
+        } catch (Throwable e) {
+            throw new IllegalStateException("JacORB's POA request controller could not be read", e);
+        }
+        if (controller != null) {
+            synchronized (controller) { // its own lock: its methods that read the table are synchronized on it
+                java.util.HashSet<?> active = (java.util.HashSet<?>) ACTIVE_REQUESTS.get(controller);
+                if (active != null && !active.isEmpty()) {
+                    forgotten += active.size();
+                    active.clear();
+                    controller.notifyAll();
+                }
+            }
+        }
+        for (org.omg.PortableServer.POA child : poa.the_children()) {
+            if (child instanceof POA jacorbChild) {
+                forgotten += forgetFinishedRequests(jacorbChild);
+            }
+        }
+        return forgotten;
     }
 
     /** Gives {@code processor}, taken by {@link #takeFreeProcessor}, back to {@code pool}. Never throws. */

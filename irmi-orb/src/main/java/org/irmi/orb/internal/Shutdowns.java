@@ -15,4 +15,15 @@ public final class Shutdowns {
     public static boolean quiesce(IrmiTransport transport, long timeoutMillis) {
         return transport instanceof SelectorLoop loop && loop.quiesce(timeoutMillis);
     }
+
+    /**
+     * After {@link #quiesce} returned true: lets {@code orb}'s POAs forget the requests they still
+     * count as running, of which none can be (see {@code JacorbPoaInternals.forgetFinishedRequests}),
+     * so that destroying them does not wait for ever.
+     *
+     * @return how many object ids were forgotten
+     */
+    public static int forgetFinishedRequests(org.jacorb.orb.ORB orb) {
+        return JacorbPoaInternals.forgetFinishedRequests(orb);
+    }
 }
