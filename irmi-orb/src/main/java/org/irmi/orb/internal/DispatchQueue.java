@@ -84,11 +84,19 @@ final class DispatchQueue<T> {
 
     /** Hands one item to the workers; false when the queue is full. Never blocks. */
     boolean offer(T item) {
+        if (!takeRoom()) {
+            return false;
+        }
+        queue.offer(item);
+        return true;
+    }
+
+    /** Counts one more item if the capacity allows it. */
+    private boolean takeRoom() {
         if (size.incrementAndGet() > capacity) {
             size.decrementAndGet();
             return false;
         }
-        queue.offer(item);
         return true;
     }
 
@@ -97,8 +105,7 @@ final class DispatchQueue<T> {
      * worker for it now; false when the queue is full. Never blocks.
      */
     boolean offerFirst(T item) {
-        if (size.incrementAndGet() > capacity) {
-            size.decrementAndGet();
+        if (!takeRoom()) {
             return false;
         }
         first.offer(item);

@@ -140,12 +140,7 @@ class DispatchQueueTest {
         DispatchQueue<Integer> q = new DispatchQueue<>("t-first", 2, 100, () -> 1, i -> {
             started.add(i);
             if (i == 0) {
-                firstStarted.countDown();
-                try {
-                    release.await();
-                } catch (InterruptedException e) {
-                    Thread.currentThread().interrupt();
-                }
+                startAndBlock(firstStarted, release);
             } else if (i == 2) {
                 aheadStarted.countDown();
             }
