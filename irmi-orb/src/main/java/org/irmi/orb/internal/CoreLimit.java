@@ -32,11 +32,12 @@ package org.irmi.orb.internal;
  * benchmark this moved the well-behaved client's p99 under attack from 2.6 - 2.9x of its quiet p99
  * to 1.5 - 1.9x, for about half the flood replies (docs/benchmarks/hostile-clients.md). With {@code reserveCores}
  * set ({@code irmi.transport.light_reserve_cores}), the light requests get more than the surplus:
- * while they arrive, the pipelining connections get only the slots that keep the other cores busy,
+ * while light requests of closed-loop connections (never two requests in flight) arrive beside
+ * requests waiting for a slot, the pipelining connections get only the slots that keep the other cores busy,
  * {@code ceil(needed * (cores - reserveCores) / cores)}, at least one, so a light request finds a
  * core that no admitted request holds instead of sharing one with them by the operating system's
  * time slices. That costs the pipelining connections up to {@code reserveCores / cores} of their
- * throughput while light requests arrive (off by default: 0). Time spent waiting for
+ * throughput while light requests arrive (1 by default, so on 2 cores half; 0 turns it off). Time spent waiting for
  * a core is left out on purpose: counted as blocking, it would raise the limit the more the cores are
  * oversubscribed. A window with fewer than {@link #MIN_SAMPLES} samples changes nothing (its
  * samples wait for the next one); without samples (no scheduler statistics on this platform) the
@@ -60,6 +61,8 @@ final class CoreLimit {
     /** {@code ceil(needed)} of the last window used, or -1 before one (the limit is then the maximum). */
     private long needed = -1;
     private boolean lightRequestsSeen;
+    /** A closed-loop connection's request arrived while others' requests waited, in the last window. */
+    private boolean reserveWanted;
 
     /**
      * @param cores    the cores the servants run on ({@code >= 1})
@@ -110,10 +113,15 @@ final class CoreLimit {
      * How many light requests (from a connection with nothing in flight, so never waiting for a
      * slot) arrived in the window that just ended: with any, the next windows' limits have no
      * requests ready to start beyond those that keep the cores busy, until a window without.
-     * Takes effect at once on the current limit.
+     * Of those, {@code closedLoopBesideWaiting} came from connections that never had two requests in
+     * flight, while other connections' requests waited for a slot: with any, the reserved cores are
+     * kept for them. A connection that pipelines or multiplexes its requests (an app server's ORB
+     * calling from many threads over one connection) is light whenever it has drained, and does not
+     * take cores from itself or from its peers. Takes effect at once on the current limit.
      */
-    void onLightRequests(long count) {
+    void onLightRequests(long count, long closedLoopBesideWaiting) {
         lightRequestsSeen = count > 0;
+        reserveWanted = closedLoopBesideWaiting > 0;
         if (needed >= 0) {
             apply();
         }
@@ -149,7 +157,7 @@ final class CoreLimit {
     private void apply() {
         long target = needed + ready();
         long floor = cores;
-        if (lightRequestsSeen && reserveCores > 0) {
+        if (reserveWanted && reserveCores > 0) {
             int kept = cores - reserveCores;
             target = Math.max(1, (needed * kept + cores - 1) / cores); // the other cores' share of what is needed
             floor = kept;

@@ -79,6 +79,12 @@ final class InboundConnection {
     /** A share check for this connection is waiting on the selector (set by the threads that finish requests). */
     @SuppressWarnings("unused") // through SHARE_CHECK_POSTED
     private volatile boolean shareCheckPosted;
+    /**
+     * True once a request was read while another of this connection's was in flight or waiting: it
+     * pipelines or multiplexes, and its requests never ask for the cores kept for closed-loop clients
+     * ({@code light_reserve_cores}; see {@link RequestAdmission}). SELECTOR THREAD ONLY.
+     */
+    boolean pipelines;
     /** Its requests read and waiting for a slot, and what its requests cost (see {@link FairScheduler}). */
     final FairScheduler.Flow<RequestAdmission.Task> flow = new FairScheduler.Flow<>(SelectorLoop.INITIAL_REQUEST_COST_NANOS);
     /** Requests admitted (queued for or handed to JacORB) and not finished, as {@link RequestShare} counts them. */

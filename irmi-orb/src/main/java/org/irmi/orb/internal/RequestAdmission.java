@@ -125,6 +125,11 @@ final class RequestAdmission {
     private long finishedAtLastSweep;
     /** Counted requests read since the last sweep from connections with nothing in flight (see {@link CoreLimit#onLightRequests}). SELECTOR THREAD ONLY. */
     private long lightRequests;
+    /**
+     * Of {@link #lightRequests}, those from connections that never had two requests in flight, read while
+     * other connections' requests waited for a slot (see {@link CoreLimit#onLightRequests}). SELECTOR THREAD ONLY.
+     */
+    private long closedLoopBesideWaiting;
     /** Requests read and waiting for a slot, in the order they will get one. SELECTOR THREAD ONLY. */
     private final FairScheduler<Task> waiting = new FairScheduler<>();
     /** {@code waiting.size()}, for other threads (written by the selector thread only). */
@@ -176,8 +181,10 @@ final class RequestAdmission {
                 coreSamples.drainInto(coreLimit);
             }
             finishedAtLastSweep = finished;
-            coreLimit.onLightRequests(loop.config.lightRequestsFirst() ? lightRequests : 0);
+            boolean first = loop.config.lightRequestsFirst();
+            coreLimit.onLightRequests(first ? lightRequests : 0, first ? closedLoopBesideWaiting : 0);
             lightRequests = 0;
+            closedLoopBesideWaiting = 0;
             releaseWaiting(); // the limit may have grown
         }
     }
@@ -400,6 +407,11 @@ final class RequestAdmission {
             // the slots are taken by connections that pipeline, and their requests wait: this one
             // goes to a worker before theirs, and does not wait for one of them to finish
             t.ahead = waiting.size() > 0;
+            if (t.ahead && !c.pipelines) {
+                closedLoopBesideWaiting++;
+            }
+        } else if (counted) {
+            c.pipelines = true; // a second request in flight: never again counted as closed-loop
         }
         if (!counted || light) {
             // A connection with nothing in flight never waits for a slot: it cannot be the one

@@ -44,8 +44,8 @@ import org.jacorb.config.ConfigurationException;
  *                                 {@code CoreLimit#onLightRequests}); false: always one per core ready
  * @param lightReserveCores        cores kept for the requests of connections with nothing in flight while they arrive
  *                                 (with {@code lightRequestsFirst}): the pipelining connections' requests then get the
- *                                 slots that keep the other cores busy, at least one (see {@code CoreLimit}); 0 (the
- *                                 default): none kept, every core is theirs too
+ *                                 slots that keep the other cores busy, at least one (see {@code CoreLimit}); default 1
+ *                                 (none on a machine of one core); 0: none kept, every core is theirs too
  * @param directDispatch           true (the default) to run a request's servant on the dispatch worker that takes it
  *                                 from the hand-off queue, when nothing the application sees depends on JacORB's POA
  *                                 queue (see {@code DirectDispatch}); false: every request goes through the POA's
@@ -106,7 +106,7 @@ public record TransportConfig(int maxMessageBytes, int readBudgetBytes, int solo
     public static final int DEFAULT_READ_PACING_REQUEST_COST_BYTES = 128 * 1024;
     public static final boolean DEFAULT_ADAPT_REQUESTS_IN_FLIGHT = true;
     public static final boolean DEFAULT_LIGHT_REQUESTS_FIRST = true;
-    public static final int DEFAULT_LIGHT_RESERVE_CORES = 0;
+    public static final int DEFAULT_LIGHT_RESERVE_CORES = 1;
     public static final boolean DEFAULT_DIRECT_DISPATCH = true;
     /** JacORB's key for the connections a server serves at once. */
     public static final String MAX_SERVER_CONNECTIONS = "jacorb.connection.max_server_connections";

@@ -56,25 +56,25 @@ class CoreLimitTest {
         l.onWindow(16 * 20 * MICRO, 16 * 20 * MICRO, 16);
         assertThat(l.limit()).isEqualTo(4);
         // a closed-loop client's request arrived in the last window: only what keeps the cores busy
-        l.onLightRequests(1);
+        l.onLightRequests(1, 1);
         assertThat(l.limit()).isEqualTo(2);
         assertThat(l.ready()).isZero();
         l.onWindow(16 * 30 * MICRO, 16 * 20 * MICRO, 16); // needed = 3, nothing ready beyond
         assertThat(l.limit()).isEqualTo(3);
         // a window without one: the pipelining connections get their surplus back
-        l.onLightRequests(0);
+        l.onLightRequests(0, 0);
         assertThat(l.limit()).isEqualTo(5);
     }
 
     @Test
     void shouldLeaveTheMaximumAloneWhenLightRequestsArriveBeforeAnyWindow() {
         CoreLimit l = new CoreLimit(2, 32);
-        l.onLightRequests(5);
+        l.onLightRequests(5, 5);
         assertThat(l.limit()).isEqualTo(32);
         l.onWindow(16 * 20 * MICRO, 16 * 20 * MICRO, 16);
         assertThat(l.limit()).isEqualTo(2);
         l.onStalled();
-        l.onLightRequests(5);
+        l.onLightRequests(5, 5);
         assertThat(l.limit()).isEqualTo(32);
     }
 
@@ -117,21 +117,35 @@ class CoreLimitTest {
         CoreLimit l = new CoreLimit(2, 32, 1);
         l.onWindow(16 * 20 * MICRO, 16 * 20 * MICRO, 16); // CPU-bound: needed = 2, + 2 ready
         assertThat(l.limit()).isEqualTo(4); // nobody to keep a core for yet
-        l.onLightRequests(3);
+        l.onLightRequests(3, 3);
         assertThat(l.limit()).isEqualTo(1); // needed 2 on 2 cores, one kept: 1
         l.onWindow(16 * 10_000 * MICRO, 16 * 20 * MICRO, 16); // blocking: needed 1000, half of it
         assertThat(l.limit()).isEqualTo(32);
         l.onWindow(16 * 30 * MICRO, 16 * 20 * MICRO, 16); // needed 3: ceil(3 * 1 / 2) = 2
         assertThat(l.limit()).isEqualTo(2);
-        l.onLightRequests(0); // a window without light requests: every core, and the ones ready, are theirs again
+        l.onLightRequests(0, 0); // a window without light requests: every core, and the ones ready, are theirs again
         assertThat(l.limit()).isEqualTo(5);
+    }
+
+    @Test
+    void shouldKeepNoCoreForLightRequestsOfConnectionsThatPipeline() {
+        CoreLimit l = new CoreLimit(2, 32, 1);
+        l.onWindow(16 * 20 * MICRO, 16 * 20 * MICRO, 16); // CPU-bound: needed = 2, + 2 ready
+        // light requests, none from a closed-loop connection while others' requests waited (a multiplexing
+        // client whose connection drained now and then): the surplus is withheld, no core is kept
+        l.onLightRequests(7, 0);
+        assertThat(l.limit()).isEqualTo(2);
+        l.onLightRequests(7, 1);
+        assertThat(l.limit()).isEqualTo(1);
+        l.onLightRequests(7, 0);
+        assertThat(l.limit()).isEqualTo(2);
     }
 
     @Test
     void shouldScaleTheReserveWithTheCores() {
         CoreLimit l = new CoreLimit(8, 64, 2);
         l.onWindow(16 * 20 * MICRO, 16 * 20 * MICRO, 16); // needed 8
-        l.onLightRequests(1);
+        l.onLightRequests(1, 1);
         assertThat(l.limit()).isEqualTo(6); // 8 * 6 / 8
         l.onWindow(16 * 25 * MICRO, 16 * 20 * MICRO, 16); // needed = ceil(8 * 1.25) = 10: ceil(10 * 6 / 8) = 8
         assertThat(l.limit()).isEqualTo(8);
@@ -141,11 +155,11 @@ class CoreLimitTest {
     void shouldNeverReserveEveryCore() {
         CoreLimit one = new CoreLimit(1, 32, 1);
         one.onWindow(16 * 20 * MICRO, 16 * 20 * MICRO, 16);
-        one.onLightRequests(1);
+        one.onLightRequests(1, 1);
         assertThat(one.limit()).isEqualTo(1); // one core: nothing can be kept, the requests still run
         CoreLimit two = new CoreLimit(2, 32, 5);
         two.onWindow(16 * 20 * MICRO, 16 * 20 * MICRO, 16);
-        two.onLightRequests(1);
+        two.onLightRequests(1, 1);
         assertThat(two.limit()).isEqualTo(1); // at most cores - 1 kept
         assertThatThrownBy(() -> new CoreLimit(2, 4, -1)).isInstanceOf(IllegalArgumentException.class)
                 .hasMessageContaining("reserveCores must be >= 0 but is -1");
