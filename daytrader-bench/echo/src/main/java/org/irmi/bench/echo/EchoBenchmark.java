@@ -212,9 +212,12 @@ public final class EchoBenchmark {
         sb.append("\n## Server CPU time per call\n\n")
                 .append("utime + stime of the server process (`/proc/<pid>/stat`, 10 ms ticks) between the load client's ")
                 .append("start and end of measurement marks, over the calls measured in that interval. Ratios are to `")
-                .append(base).append("`.\n\n")
-                .append("| payload | conns | variant | CPU us/call (median) | trials (min-max) | pooled us/call | median ratio | pooled ratio |\n")
-                .append("|---:|---:|---|---:|---:|---:|---:|---:|\n");
+                .append(base).append("`. The load client's CPU time per call and the machine's idle share (all CPUs, ")
+                .append("`/proc/stat`) are taken between the same marks: the client shares the machine, so calls/s is ")
+                .append("bounded by the CPU both take per call.\n\n")
+                .append("| payload | conns | variant | CPU us/call (median) | trials (min-max) | pooled us/call | median ratio | pooled ratio ")
+                .append("| client CPU us/call (median) | machine idle (median) |\n")
+                .append("|---:|---:|---|---:|---:|---:|---:|---:|---:|---:|\n");
         for (int payload : payloads) {
             for (int c : connections) {
                 double[] baseFig = cpuFigures(done.getOrDefault(key(base, payload, c), List.of()));
@@ -223,14 +226,25 @@ public final class EchoBenchmark {
                     if (f[0] < 0) {
                         continue;
                     }
-                    sb.append(String.format(java.util.Locale.ROOT, "| %s | %,d | %s | %.2f | %.2f-%.2f | %.2f | %s | %s |%n",
+                    List<LoadRun.Trial> trials = done.getOrDefault(key(v.name(), payload, c), List.of());
+                    double client = knownMedian(trials, LoadRun.Trial::clientCpuMicrosPerCall);
+                    double idle = knownMedian(trials, LoadRun.Trial::machineIdle);
+                    sb.append(String.format(java.util.Locale.ROOT, "| %s | %,d | %s | %.2f | %.2f-%.2f | %.2f | %s | %s | %s | %s |%n",
                             payload >= 1024 ? payload / 1024 + " KB" : payload + " B", c, v.name(), f[0], f[1], f[2], f[3],
                             baseFig[0] > 0 ? String.format(java.util.Locale.ROOT, "%.3f", f[0] / baseFig[0]) : "-",
-                            baseFig[3] > 0 ? String.format(java.util.Locale.ROOT, "%.3f", f[3] / baseFig[3]) : "-"));
+                            baseFig[3] > 0 ? String.format(java.util.Locale.ROOT, "%.3f", f[3] / baseFig[3]) : "-",
+                            client >= 0 ? String.format(java.util.Locale.ROOT, "%.2f", client) : "-",
+                            idle >= 0 ? String.format(java.util.Locale.ROOT, "%.1f%%", 100 * idle) : "-"));
                 }
             }
         }
         return sb.toString();
+    }
+
+    /** The median of {@code f} over the trials where it is known ({@code >= 0}); -1 if none. */
+    private static double knownMedian(List<LoadRun.Trial> trials, java.util.function.ToDoubleFunction<LoadRun.Trial> f) {
+        List<LoadRun.Trial> known = trials.stream().filter(t -> f.applyAsDouble(t) >= 0).toList();
+        return known.isEmpty() ? -1 : CellSummary.median(known, f);
     }
 
     /** {median, min, max, pooled} server CPU us per call over the trials that have it; all -1 if none. */

@@ -35,11 +35,21 @@ public final class LoadRun {
      * @param heapAfterGcKb       the most heap the server held after a garbage collection, KiB (-1 if not known)
      * @param serverCpuNanos      CPU time the server used between the client's measurement marks, ns
      *                            (-1 if not watched)
+     * @param clientCpuNanos      CPU time the load client used between the same marks, ns (-1 if not watched)
+     * @param machineIdle         the fraction of the machine's CPU time that was idle between the same marks,
+     *                            all CPUs together (-1 if not watched)
      */
     public record Trial(LoadResult result, int serverThreads, long serverRssKb, int serverConnections,
-                        int readerThreads, long heapAfterGcKb, long serverCpuNanos) {
+                        int readerThreads, long heapAfterGcKb, long serverCpuNanos, long clientCpuNanos,
+                        double machineIdle) {
 
-        /** A trial whose server CPU time was not watched. */
+        /** A trial whose client CPU time and machine idle time were not watched. */
+        public Trial(LoadResult result, int serverThreads, long serverRssKb, int serverConnections,
+                     int readerThreads, long heapAfterGcKb, long serverCpuNanos) {
+            this(result, serverThreads, serverRssKb, serverConnections, readerThreads, heapAfterGcKb, serverCpuNanos, -1, -1);
+        }
+
+        /** A trial whose CPU times were not watched. */
         public Trial(LoadResult result, int serverThreads, long serverRssKb, int serverConnections,
                      int readerThreads, long heapAfterGcKb) {
             this(result, serverThreads, serverRssKb, serverConnections, readerThreads, heapAfterGcKb, -1);
@@ -47,7 +57,16 @@ public final class LoadRun {
 
         /** Server CPU time per measured call, microseconds; -1 when unknown. */
         public double serverCpuMicrosPerCall() {
-            return serverCpuNanos < 0 || result.calls() <= 0 ? -1 : serverCpuNanos / 1e3 / result.calls();
+            return perCall(serverCpuNanos);
+        }
+
+        /** The load client's CPU time per measured call, microseconds; -1 when unknown. */
+        public double clientCpuMicrosPerCall() {
+            return perCall(clientCpuNanos);
+        }
+
+        private double perCall(long nanos) {
+            return nanos < 0 || result.calls() <= 0 ? -1 : nanos / 1e3 / result.calls();
         }
     }
 
@@ -92,12 +111,16 @@ public final class LoadRun {
         // last sample, taken in that pause, sees every connection it still has, however late the
         // periodic samples ran on a busy machine.
         CompletableFuture<Void> reported = new CompletableFuture<>();
-        long[] cpuMarks = {-1, -1};
+        // {server start, server end, client start, client end}, and the machine's {total, idle} ticks at each mark
+        long[] cpuMarks = {-1, -1, -1, -1};
+        long[][] machineMarks = new long[2][];
+        long clientPid = p.pid();
         CompletableFuture<String> out = drainLines(p.getInputStream(), reported, line -> {
-            if (serverPid > 0 && line.equals("ECHO-MEASURE start")) {
-                cpuMarks[0] = ProcessSample.cpuNanos(serverPid);
-            } else if (serverPid > 0 && line.equals("ECHO-MEASURE end")) {
-                cpuMarks[1] = ProcessSample.cpuNanos(serverPid);
+            int mark = line.equals("ECHO-MEASURE start") ? 0 : line.equals("ECHO-MEASURE end") ? 1 : -1;
+            if (serverPid > 0 && mark >= 0) {
+                cpuMarks[mark] = ProcessSample.cpuNanos(serverPid);
+                cpuMarks[2 + mark] = ProcessSample.cpuNanos(clientPid);
+                machineMarks[mark] = ProcessSample.machineTicks();
             }
         });
         long deadline = System.nanoTime() + rampTimeout(connections).plus(warmup).plus(measure).plusSeconds(45).toNanos();
@@ -147,7 +170,12 @@ public final class LoadRun {
             }
             // Written by the output thread before it completed {@code out}: visible here.
             long cpu = cpuMarks[0] >= 0 && cpuMarks[1] >= 0 ? cpuMarks[1] - cpuMarks[0] : -1;
-            return new Trial(LoadResult.parse(output), threads, rssKb, conns, readers, heapKb, cpu);
+            long clientCpu = cpuMarks[2] >= 0 && cpuMarks[3] >= 0 ? cpuMarks[3] - cpuMarks[2] : -1;
+            double idle = -1;
+            if (machineMarks[0] != null && machineMarks[1] != null && machineMarks[1][0] > machineMarks[0][0]) {
+                idle = (double) (machineMarks[1][1] - machineMarks[0][1]) / (machineMarks[1][0] - machineMarks[0][0]);
+            }
+            return new Trial(LoadResult.parse(output), threads, rssKb, conns, readers, heapKb, cpu, clientCpu, idle);
         } catch (InterruptedException e) {
             p.destroyForcibly();
             Thread.currentThread().interrupt();

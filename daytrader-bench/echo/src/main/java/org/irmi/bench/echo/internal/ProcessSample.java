@@ -43,6 +43,32 @@ public record ProcessSample(int threads, long rssKb) {
         }
     }
 
+    /**
+     * The machine's CPU time so far, all CPUs together, in clock ticks: {total, idle}, where idle counts
+     * the idle and iowait columns of {@code /proc/stat}'s first line; null when it cannot be read.
+     */
+    public static long[] machineTicks() {
+        try (java.io.BufferedReader r = Files.newBufferedReader(Path.of("/proc/stat"))) {
+            return parseMachineTicks(r.readLine());
+        } catch (IOException | RuntimeException e) {
+            return null;
+        }
+    }
+
+    /** {total, idle} ticks from {@code /proc/stat}'s first ("cpu ...") line. */
+    public static long[] parseMachineTicks(String cpuLine) {
+        String[] f = cpuLine == null ? new String[0] : cpuLine.trim().split("\\s+");
+        if (f.length < 6 || !f[0].equals("cpu")) {
+            throw new IllegalArgumentException("not the first line of /proc/stat: " + cpuLine);
+        }
+        long total = 0;
+        // user nice system idle iowait irq softirq steal; guest time is already in user and nice
+        for (int i = 1; i < Math.min(f.length, 9); i++) {
+            total += Long.parseLong(f[i]);
+        }
+        return new long[] {total, Long.parseLong(f[4]) + Long.parseLong(f[5])};
+    }
+
     /** utime + stime, in clock ticks, from the text of a {@code /proc/<pid>/stat} file. */
     public static long parseStatCpuTicks(String stat) {
         // The command name (field 2) is in parentheses and may hold spaces: count from the last ')'.

@@ -70,4 +70,14 @@ class ProcessSampleTest {
         assertThat(me.threads()).isPositive();
         assertThat(me.rssKb()).isPositive();
     }
+
+    @Test
+    void shouldReadTheMachinesTotalAndIdleTicksFromTheFirstLineOfProcStat() {
+        // user nice system idle iowait irq softirq steal guest guest_nice: guest time is in user already
+        long[] t = ProcessSample.parseMachineTicks("cpu  100 5 50 800 20 3 7 15 40 0");
+        assertThat(t).containsExactly(100 + 5 + 50 + 800 + 20 + 3 + 7 + 15, 800 + 20);
+        assertThat(ProcessSample.machineTicks()).as("this machine's /proc/stat").isNotNull();
+        assertThatThrownBy(() -> ProcessSample.parseMachineTicks("cpu0 1 2 3 4 5 6"))
+                .isInstanceOf(IllegalArgumentException.class).hasMessageContaining("not the first line of /proc/stat");
+    }
 }
