@@ -2,6 +2,7 @@ package org.irmi.isolation.internal;
 
 import java.util.HashMap;
 import java.util.Map;
+import java.util.concurrent.atomic.LongAccumulator;
 import java.util.concurrent.atomic.LongAdder;
 
 /**
@@ -18,6 +19,8 @@ final class SignatureCost {
     private final LongAdder cpuMeasured = new LongAdder();
     private final LongAdder cpuNanos = new LongAdder();
     private final LongAdder allocatedBytes = new LongAdder();
+    private final LongAccumulator maxCpuNanos = new LongAccumulator(Math::max, 0);
+    private final LongAccumulator maxAllocatedBytes = new LongAccumulator(Math::max, 0);
 
     /**
      * One completed request.
@@ -30,19 +33,21 @@ final class SignatureCost {
         if (cpu >= 0) {
             cpuMeasured.increment();
             cpuNanos.add(cpu);
+            maxCpuNanos.accumulate(cpu);
         }
         if (alloc > 0) {
             allocatedBytes.add(alloc);
+            maxAllocatedBytes.accumulate(alloc);
         }
     }
 
-    /** @return the totals, with the CPU of unmeasured requests estimated */
+    /** @return the totals, with the CPU of unmeasured requests estimated, and the largest measured request's costs */
     CostTotals totals() {
         long n = requests.sum();
         long measured = cpuMeasured.sum();
         long cpu = cpuNanos.sum();
         long estimated = measured == 0 || measured >= n ? cpu : Math.round((double) cpu * n / measured);
-        return new CostTotals(n, estimated, allocatedBytes.sum());
+        return new CostTotals(n, estimated, allocatedBytes.sum(), maxCpuNanos.get(), maxAllocatedBytes.get());
     }
 
     /** @return the totals of each signature of {@code costs} (empty for null) */

@@ -15,8 +15,9 @@ class SignatureCostTest {
         c.add(-1, 5);
         c.add(-1, -3);
 
-        // mean of the measured (200) times all four requests; allocation summed where positive
-        assertThat(c.totals()).isEqualTo(new CostTotals(4, 800, 15));
+        // mean of the measured (200) times all four requests; allocation summed where positive; the
+        // costliest measured request's CPU (300) and allocation (10)
+        assertThat(c.totals()).isEqualTo(new CostTotals(4, 800, 15, 300, 10));
     }
 
     @Test
@@ -25,7 +26,7 @@ class SignatureCostTest {
         c.add(100, 0);
         c.add(50, 0);
 
-        assertThat(c.totals()).isEqualTo(new CostTotals(2, 150, 0));
+        assertThat(c.totals()).isEqualTo(new CostTotals(2, 150, 0, 100, 0));
     }
 
     @Test
@@ -33,7 +34,7 @@ class SignatureCostTest {
         SignatureCost buy = new SignatureCost();
         buy.add(7, 8);
 
-        assertThat(SignatureCost.totals(Map.of("buy", buy))).containsOnly(Map.entry("buy", new CostTotals(1, 7, 8)));
+        assertThat(SignatureCost.totals(Map.of("buy", buy))).containsOnly(Map.entry("buy", new CostTotals(1, 7, 8, 7, 8)));
         assertThat(SignatureCost.totals(null)).isEmpty();
     }
 }

@@ -43,6 +43,31 @@ class SuspectAnalyzerTest {
     }
 
     @Test
+    void shouldNotNameACachedOperationForOneFreshComputationItAlsoMadeOutsideEpisodes() {
+        // full run on 480bd4d, paper load: market summary served from a cache (about 5 KB), computed afresh
+        // now and then (about 1 MB); one fresh computation fell into an episode without poison
+        Map<String, CostTotals> withSummary = new java.util.HashMap<>(baseline);
+        withSummary.put("marketSummary", new CostTotals(40, 40 * 30_000L, 39 * 5_000L + 1_080_000L, 400_000L, 1_080_000L));
+        Map<String, CostTotals> episode = Map.of(
+                "quote", new CostTotals(76, 76 * 10_000L, 76 * 10_000L),
+                "marketSummary", new CostTotals(1, 400_000L, 1_084_000L));
+        var v = new SuspectAnalyzer(config).onEpisode(Set.of(), Set.of(), episode, withSummary, Set.of());
+        assertThat(v.namedByCost()).isNull();
+        assertThat(v.toFilter()).isEmpty();
+        // without its maximum (the mean alone: about 32 KB per request) the same episode named it
+        Map<String, CostTotals> meanOnly = new java.util.HashMap<>(baseline);
+        meanOnly.put("marketSummary", new CostTotals(40, 40 * 30_000L, 39 * 5_000L + 1_080_000L));
+        var before = new SuspectAnalyzer(config).onEpisode(Set.of(), Set.of(), episode, meanOnly, Set.of());
+        assertThat(before.namedByCost()).isEqualTo("marketSummary");
+        // a poison of the same signature, ten times its costliest request outside episodes, is still named
+        Map<String, CostTotals> poisoned = Map.of(
+                "quote", new CostTotals(76, 76 * 10_000L, 76 * 10_000L),
+                "marketSummary", new CostTotals(1, 4_000_000L, 10_900_000L));
+        var poison = new SuspectAnalyzer(config).onEpisode(Set.of(), Set.of(), poisoned, withSummary, Set.of());
+        assertThat(poison.namedByCost()).isEqualTo("marketSummary");
+    }
+
+    @Test
     void shouldNotNameCheapOperationWhenItsShareIsSmall() {
         SuspectAnalyzer a = new SuspectAnalyzer(config);
         Map<String, CostTotals> episode = Map.of(
