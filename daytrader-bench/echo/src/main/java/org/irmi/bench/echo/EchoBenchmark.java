@@ -65,6 +65,7 @@ public final class EchoBenchmark {
         }
         System.out.println("echo-bench: building the omniORB load client ...");
         NativeClients clients = NativeClients.build();
+        List<String> loadClient = o.nioClient() ? nioLoadClient() : List.of(clients.loadClient().toString());
 
         List<String> notes = new ArrayList<>();
         long openFiles = MachineFacts.openFilesSoftLimit();
@@ -113,8 +114,8 @@ public final class EchoBenchmark {
             for (OrbVariant v : measured) {
                 ServerProcess s = servers.get(v.name());
                 System.out.printf("echo-bench: warming up %s (pid %d, port %d) ...%n", v.name(), s.pid(), s.ior().port());
-                warm(clients, s, 100, o.serverWarmup());
-                warm(clients, s, 64 * 1024, o.serverWarmup().dividedBy(3));
+                warm(loadClient, s, 100, o.serverWarmup());
+                warm(loadClient, s, 64 * 1024, o.serverWarmup().dividedBy(3));
                 idle.put(v.name(), ProcessSample.of(s.pid()));
                 idleHeapKb.put(v.name(), s.heapAfterGcKb());
             }
@@ -139,7 +140,7 @@ public final class EchoBenchmark {
                                 continue;
                             }
                             try {
-                                LoadRun.Trial t = LoadRun.run(clients.loadClient(), s.iorFile(), s.pid(), s.ior().port(),
+                                LoadRun.Trial t = LoadRun.run(loadClient, s.iorFile(), s.pid(), s.ior().port(),
                                         s.statsFile(), c, payload, o.warmup(), o.measure(), List.of());
                                 done.computeIfAbsent(key, k -> new ArrayList<>()).add(t);
                                 // Reader threads and live heap are Java figures: "-" for the omniORB server.
@@ -268,9 +269,16 @@ public final class EchoBenchmark {
         return new double[] {median, per.get(0), per.get(n - 1), nanos / 1e3 / calls};
     }
 
-    private static void warm(NativeClients clients, ServerProcess s, int payload, Duration time) {
+    /** The command that runs {@link NioLoadClient} in a JVM of its own, on this JVM's class path. */
+    private static List<String> nioLoadClient() {
+        String java = Path.of(System.getProperty("java.home"), "bin", "java").toString();
+        return List.of(java, "-Xmx512m", "-XX:+UseParallelGC", "-cp", System.getProperty("java.class.path"),
+                NioLoadClient.class.getName());
+    }
+
+    private static void warm(List<String> loadClient, ServerProcess s, int payload, Duration time) {
         try {
-            LoadRun.run(clients.loadClient(), s.iorFile(), -1, s.ior().port(), 16, payload, Duration.ZERO, time,
+            LoadRun.run(loadClient, s.iorFile(), -1, s.ior().port(), null, 16, payload, Duration.ZERO, time,
                     List.of());
         } catch (RuntimeException e) {
             System.out.println("echo-bench: warm-up of " + s.variantSpec() + " failed: " + firstLine(e));

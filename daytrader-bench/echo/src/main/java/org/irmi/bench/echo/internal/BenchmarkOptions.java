@@ -23,22 +23,26 @@ import org.irmi.bench.echo.OrbVariants;
  * @param measure        recorded time of each trial
  * @param serverWarmup   load on each fresh server before the first cell (JIT)
  * @param out            the Markdown report to write
+ * @param nioClient      true: the load client is {@code NioLoadClient} (one Java thread for every connection);
+ *                       false: the omniORB C++ client (a thread per connection)
  */
 public record BenchmarkOptions(boolean quick, List<OrbVariant> variants, Map<String, String> variantSpecs,
                                List<Integer> payloads, List<Integer> connections, int trials, Duration warmup,
-                               Duration measure, Duration serverWarmup, Path out) {
+                               Duration measure, Duration serverWarmup, Path out, boolean nioClient) {
 
     /** The command-line help. */
     public static final String USAGE = """
             usage: ./irmi echo-bench [--quick] [--variants jacorb,irmi[,omniorb]] [--variant NAME=BASE,key=value,...]...
                                      [--payloads 100,65536] [--connections 1,16,256,1000] [--trials N]
-                                     [--warmup-ms MS] [--measure-ms MS] [--out FILE]
+                                     [--warmup-ms MS] [--measure-ms MS] [--client omniorb|nio] [--out FILE]
                    ./irmi echo-bench --nio-cell [--variants irmi,jacorb] [--connections 10000] [--trials N]
                                      [--idle-ms MS] [--measure-ms MS] [--histo DIR]
               Measures stock JacORB and I-RMI echo servers (each in its own JVM) with the omniORB C++
               closed-loop client, and writes a Markdown report (default docs/benchmarks/echo.md, or
               docs/benchmarks/echo-quick.md with --quick).
               --variants omniorb adds omniORB's C++ echo server (thread pool of 20) as a variant.
+              --client nio loads the servers with NioLoadClient, every connection on one Java thread, instead
+                of the omniORB C++ client's thread per connection.
               --connections goes up to 10000 (the open-files limit must be at least N + 256).
               --variant adds an ORB variant made of a base variant plus ORB properties, e.g.
                 --variant irmi-mon=irmi,irmi.monitoring.per_request=true
@@ -60,6 +64,7 @@ public record BenchmarkOptions(boolean quick, List<OrbVariant> variants, Map<Str
         Long warmupMs = null;
         Long measureMs = null;
         Path out = null;
+        boolean nioClient = false;
         for (int i = 0; i < args.length; i++) {
             String a = args[i];
             if (a.equals("--quick")) {
@@ -79,6 +84,11 @@ public record BenchmarkOptions(boolean quick, List<OrbVariant> variants, Map<Str
                 case "--warmup-ms" -> warmupMs = (long) ints(a, v, 0, 600_000).get(0);
                 case "--measure-ms" -> measureMs = (long) ints(a, v, 100, 600_000).get(0);
                 case "--out" -> out = Path.of(v);
+                case "--client" -> nioClient = switch (v) {
+                    case "nio" -> true;
+                    case "omniorb" -> false;
+                    default -> throw new IllegalArgumentException("--client: '" + v + "' is not omniorb or nio");
+                };
                 default -> throw new IllegalArgumentException("unknown option: " + a);
             }
         }
@@ -108,7 +118,7 @@ public record BenchmarkOptions(boolean quick, List<OrbVariant> variants, Map<Str
                 Duration.ofMillis(warmupMs != null ? warmupMs : quick ? 300 : 1000),
                 Duration.ofMillis(measureMs != null ? measureMs : quick ? 1000 : 3000),
                 Duration.ofMillis(quick ? 2000 : 8000),
-                out != null ? out : Path.of("docs", "benchmarks", quick ? "echo-quick.md" : "echo.md"));
+                out != null ? out : Path.of("docs", "benchmarks", quick ? "echo-quick.md" : "echo.md"), nioClient);
     }
 
     private static List<Integer> ints(String option, String value, int min, int max) {

@@ -77,7 +77,7 @@ public final class EchoReport {
                 .append(MachineFacts.memTotalMb()).append(" MiB; Linux ").append(MachineFacts.kernel()).append('\n');
         sb.append("- ").append(MachineFacts.java()).append("; JacORB ").append(MachineFacts.jacorbVersion())
                 .append("; omniORB ").append(MachineFacts.omniOrbVersion())
-                .append(variants.stream().anyMatch(v -> !v.isJvm()) ? " (load client and C++ server)\n" : " (load client)\n");
+                .append(omniOrbRole(variants.stream().anyMatch(v -> !v.isJvm()), options.nioClient())).append('\n');
         sb.append("- open-files limit (ulimit -n): ").append(openFiles == Long.MAX_VALUE ? "unlimited" : openFiles)
                 .append(" (1,000 connections need about 1,256 on each side)\n");
         sb.append("- load average before: ").append(loadBefore).append(", after: ").append(loadAfter)
@@ -93,10 +93,19 @@ public final class EchoReport {
                     + " no reader threads of JacORB's kind, so those columns show `-` for it.");
         }
         sb.append('\n');
-        sb.append("- Load: the omniORB C++ closed-loop client (`echo_load_client`, `-ORBmaxGIOPConnectionPerServer N`):"
-                + " N threads, each on its own connection, call `echoBytes` back to back. A trial opens the N connections"
-                + " (ramp), warms up ").append(options.warmup().toMillis()).append(" ms, then records every call's latency for ")
-                .append(options.measure().toMillis()).append(" ms in a log-linear histogram (under 0.8% error), read into HdrHistogram.\n");
+        if (options.nioClient()) {
+            sb.append("- Load: `NioLoadClient`, a closed-loop client in a JVM of its own (-Xmx512m, Parallel GC) that holds"
+                    + " all N connections on one thread (a selector, GIOP 1.2 spoken directly, no ORB) and calls `echoBytes`"
+                    + " again on each connection as soon as its reply arrives. A trial opens the N connections (ramp), warms up ")
+                    .append(options.warmup().toMillis()).append(" ms, then records every call's latency (in microseconds) for ")
+                    .append(options.measure().toMillis()).append(" ms into HdrHistogram; the calls go on without a pause from"
+                            + " the warm-up into the measurement.\n");
+        } else {
+            sb.append("- Load: the omniORB C++ closed-loop client (`echo_load_client`, `-ORBmaxGIOPConnectionPerServer N`):"
+                    + " N threads, each on its own connection, call `echoBytes` back to back. A trial opens the N connections"
+                    + " (ramp), warms up ").append(options.warmup().toMillis()).append(" ms, then records every call's latency for ")
+                    .append(options.measure().toMillis()).append(" ms in a log-linear histogram (under 0.8% error), read into HdrHistogram.\n");
+        }
         sb.append("- ").append(options.trials()).append(" trials per variant and cell; the variants take turns and the order flips"
                 + " every round. Figures are medians over the trials. Each server was first warmed up with 16 connections for ")
                 .append(options.serverWarmup().toMillis()).append(" ms (100 B) and a third of that (64 KB).\n");
@@ -292,5 +301,13 @@ public final class EchoReport {
             return (bytes / 1024) + " KB";
         }
         return bytes + " B";
+    }
+
+    /** What omniORB is used for in this run: the load client, the C++ server variant, both or neither. */
+    private static String omniOrbRole(boolean cppServer, boolean nioClient) {
+        if (nioClient) {
+            return cppServer ? " (C++ server)" : " (not used)";
+        }
+        return cppServer ? " (load client and C++ server)" : " (load client)";
     }
 }

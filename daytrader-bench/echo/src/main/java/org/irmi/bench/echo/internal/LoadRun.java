@@ -96,7 +96,19 @@ public final class LoadRun {
     public static Trial run(Path client, Path iorFile, long serverPid, int serverPort, Path serverStatsFile,
                             int connections, int payloadBytes, Duration warmup, Duration measure,
                             List<String> orbArgs) {
-        List<String> cmd = new ArrayList<>(List.of(client.toString(), "-ior-file", iorFile.toString(),
+        return run(List.of(client.toString()), iorFile, serverPid, serverPort, serverStatsFile, connections, payloadBytes,
+                warmup, measure, orbArgs);
+    }
+
+    /**
+     * As above, with the load client given as a command: the omniORB C++ client's path, or a JVM running
+     * {@code NioLoadClient}. Either takes the same options and prints the same lines.
+     */
+    public static Trial run(List<String> client, Path iorFile, long serverPid, int serverPort, Path serverStatsFile,
+                            int connections, int payloadBytes, Duration warmup, Duration measure,
+                            List<String> orbArgs) {
+        List<String> cmd = new ArrayList<>(client);
+        cmd.addAll(List.of("-ior-file", iorFile.toString(),
                 "-connections", Integer.toString(connections), "-payload", Integer.toString(payloadBytes),
                 "-warmup-ms", Long.toString(warmup.toMillis()), "-duration-ms", Long.toString(measure.toMillis()),
                 "-ramp-timeout-ms", Long.toString(rampTimeout(connections).toMillis()), "-hold-until-eof"));

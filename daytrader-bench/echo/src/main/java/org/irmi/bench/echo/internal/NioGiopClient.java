@@ -17,7 +17,8 @@ import java.util.List;
 /**
  * A load client that holds many connections on one thread: a selector, non-blocking sockets, and
  * GIOP 1.2 spoken directly (no ORB). Every call is {@code irmibench::Echo::echoBytes(in Bytes)}, an
- * octet sequence, so no code set negotiation is involved.
+ * octet sequence. The first request of each connection carries the CodeSets service context, as an ORB
+ * client's does, so that the server treats the connection as it treats an ORB's.
  *
  * <p>Use: {@link #ramp} opens all connections and makes one call on each; {@link #closedLoop}
  * makes every open connection call again as soon as its reply arrives; {@link #close} closes them.
@@ -30,6 +31,11 @@ public final class NioGiopClient implements AutoCloseable {
     private static final byte[] OPERATION = "echoBytes".getBytes(StandardCharsets.US_ASCII);
     private static final int GIOP_HEADER = 12;
     private static final int MAX_MESSAGE = 1 << 20;
+    /** IOP::CodeSets. */
+    static final int CODE_SETS_CONTEXT_ID = 1;
+    /** OSF code set registry ids. */
+    static final int ISO_8859_1 = 0x00010001;
+    static final int UTF_16 = 0x00010109;
 
     /** Counts and latencies of one phase. */
     public record PhaseResult(int connected, int connectFailures, long calls, long errors, long millis,
@@ -188,37 +194,48 @@ public final class NioGiopClient implements AutoCloseable {
      * calls); those that do not count as errors.
      */
     public PhaseResult closedLoop(Duration measure, Duration drain) throws IOException {
+        return closedLoop(Duration.ZERO, measure, drain, null, null);
+    }
+
+    /**
+     * As {@link #closedLoop(Duration, Duration)}, after a warm-up of the same loop: the calls go on
+     * without a pause from the warm-up into the measurement, and only the calls that end in the
+     * measurement count (their latencies in nanoseconds also go to {@code measured}, when not null).
+     *
+     * @param marks called as the measurement starts ({@code true}) and ends ({@code false}); may be null
+     */
+    public PhaseResult closedLoop(Duration warmup, Duration measure, Duration drain,
+                                  java.util.function.Consumer<Boolean> marks, org.HdrHistogram.Histogram measured)
+            throws IOException {
         resetCounters();
         for (Conn c : List.copyOf(open)) {
             send(c);
         }
+        long warmupEnd = System.nanoTime() + warmup.toNanos();
+        while (System.nanoTime() < warmupEnd && !open.isEmpty()) {
+            turn(true);
+        }
+        long errorsInWarmup = errors;
+        resetCounters();
+        if (marks != null) {
+            marks.accept(true);
+        }
         long start = System.nanoTime();
         long end = start + measure.toNanos();
         while (System.nanoTime() < end && !open.isEmpty()) {
-            selector.select(10);
-            for (SelectionKey k : selector.selectedKeys()) {
-                Conn c = (Conn) k.attachment();
-                if (k.isValid()) {
-                    handle(c, k, true);
-                }
-            }
-            selector.selectedKeys().clear();
+            turn(true);
         }
         long millis = (System.nanoTime() - start) / 1_000_000;
+        if (marks != null) {
+            marks.accept(false);
+        }
         long measuredCalls = calls;
         long measuredErrors = errors;
         int[] lat = Arrays.copyOf(toInts(), latencyCount);
         // Drain: let the last calls end so the connections are idle again.
         long drainEnd = System.nanoTime() + drain.toNanos();
         while (System.nanoTime() < drainEnd && open.stream().anyMatch(c -> c.awaiting)) {
-            selector.select(10);
-            for (SelectionKey k : selector.selectedKeys()) {
-                Conn c = (Conn) k.attachment();
-                if (k.isValid()) {
-                    handle(c, k, false);
-                }
-            }
-            selector.selectedKeys().clear();
+            turn(false);
         }
         long lost = open.stream().filter(c -> c.awaiting).count();
         for (Conn c : List.copyOf(open)) {
@@ -229,9 +246,29 @@ public final class NioGiopClient implements AutoCloseable {
         if (lost > 0) {
             note(lost + " replies missing after the closed loop's drain");
         }
+        if (errorsInWarmup > 0) {
+            note(errorsInWarmup + " calls failed in the warm-up");
+        }
+        if (measured != null) {
+            for (int micros : lat) {
+                measured.recordValue(Math.max(1, micros * 1000L));
+            }
+        }
         Arrays.sort(lat);
         return new PhaseResult(open.size(), 0, measuredCalls, measuredErrors + lost + (errors - measuredErrors), millis,
                 percentile(lat, 0.50), percentile(lat, 0.99), List.copyOf(firstErrors));
+    }
+
+    /** One select and what it found ready; with {@code again}, a connection whose call ended calls again. */
+    private void turn(boolean again) throws IOException {
+        selector.select(10);
+        for (SelectionKey k : selector.selectedKeys()) {
+            Conn c = (Conn) k.attachment();
+            if (k.isValid()) {
+                handle(c, k, again);
+            }
+        }
+        selector.selectedKeys().clear();
     }
 
     private int[] toInts() {
@@ -441,7 +478,7 @@ public final class NioGiopClient implements AutoCloseable {
     private void send(Conn c) throws IOException {
         int id = c.nextId++;
         c.expectedId = id;
-        c.out = request(id, objectKey, payload);
+        c.out = request(id, objectKey, payload, id == 1);
         c.awaiting = true;
         c.sentAt = System.nanoTime();
         try {
@@ -457,9 +494,14 @@ public final class NioGiopClient implements AutoCloseable {
         }
     }
 
-    /** A GIOP 1.2 Request, big-endian: {@code echoBytes(payload)} on {@code key}, a reply expected. */
-    static ByteBuffer request(int requestId, byte[] key, byte[] payload) {
-        ByteBuffer b = ByteBuffer.allocate(64 + key.length + payload.length).order(ByteOrder.BIG_ENDIAN);
+    /**
+     * A GIOP 1.2 Request, big-endian: {@code echoBytes(payload)} on {@code key}, a reply expected. With
+     * {@code codeSets}, it carries the CodeSets service context (ISO 8859-1 for char, UTF-16 for wchar), as
+     * the first request of a connection from omniORB or JacORB does: a server negotiates the connection's code
+     * sets from it (I-RMI's direct path takes a connection's requests only once they are negotiated).
+     */
+    static ByteBuffer request(int requestId, byte[] key, byte[] payload, boolean codeSets) {
+        ByteBuffer b = ByteBuffer.allocate(96 + key.length + payload.length).order(ByteOrder.BIG_ENDIAN);
         b.put(new byte[] {'G', 'I', 'O', 'P', 1, 2, 0, 0});
         b.putInt(0); // size, set below
         b.putInt(requestId);
@@ -474,7 +516,16 @@ public final class NioGiopClient implements AutoCloseable {
         b.put(OPERATION);
         b.put((byte) 0);
         align(b, 4);
-        b.putInt(0); // no service contexts
+        if (codeSets) {
+            b.putInt(1); // one service context
+            b.putInt(CODE_SETS_CONTEXT_ID);
+            b.putInt(12); // its encapsulation: byte order, 3 octets of padding, char and wchar code sets
+            b.put((byte) 0).put(new byte[3]);
+            b.putInt(ISO_8859_1);
+            b.putInt(UTF_16);
+        } else {
+            b.putInt(0); // no service contexts
+        }
         align(b, 8); // GIOP 1.2: the body starts 8-aligned
         b.putInt(payload.length);
         b.put(payload);

@@ -22,6 +22,15 @@ class BenchmarkOptionsTest {
     }
 
     @Test
+    void shouldLoadWithOmniOrbClientUnlessNioClientIsAsked() {
+        assertThat(BenchmarkOptions.parse(new String[0]).nioClient()).isFalse();
+        assertThat(BenchmarkOptions.parse(new String[] {"--client", "nio"}).nioClient()).isTrue();
+        assertThat(BenchmarkOptions.parse(new String[] {"--client", "omniorb"}).nioClient()).isFalse();
+        assertThatThrownBy(() -> BenchmarkOptions.parse(new String[] {"--client", "grpc"}))
+                .isInstanceOf(IllegalArgumentException.class).hasMessageContaining("--client: 'grpc'");
+    }
+
+    @Test
     void shouldUseFewerShorterTrialsAndOwnReportWhenQuick() {
         BenchmarkOptions full = BenchmarkOptions.parse(new String[0]);
         BenchmarkOptions quick = BenchmarkOptions.parse(new String[] {"--quick"});

@@ -14,6 +14,8 @@ import java.nio.file.Path;
 import java.time.Duration;
 import java.util.Arrays;
 
+import org.irmi.bench.echo.EchoServer;
+import org.irmi.bench.echo.OrbVariants;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
@@ -47,6 +49,26 @@ class NioGiopClientTest {
             assertThat(loop.connected()).isEqualTo(50);
         } finally {
             s.close();
+        }
+    }
+
+    /**
+     * The first request of each connection negotiates its code sets, as an ORB client's does: without it
+     * I-RMI runs none of the connection's calls on its direct path, and the benchmark would measure JacORB's
+     * POA path on I-RMI, which no ORB client gets.
+     */
+    @Test
+    void shouldHaveItsCallsRunOnTheDirectPathWhenServerIsIrmi() throws Exception {
+        EchoServer server = EchoServer.start(OrbVariants.known().get("irmi"), "127.0.0.1", 0, java.util.Map.of());
+        try (NioGiopClient c = new NioGiopClient(IorInfo.parse(server.ior()), 100)) {
+            NioGiopClient.PhaseResult ramp = c.ramp(4, 4, Duration.ofSeconds(5), Duration.ofSeconds(30));
+            NioGiopClient.PhaseResult loop = c.closedLoop(Duration.ofMillis(300), Duration.ofSeconds(5));
+            assertThat(ramp.errors() + loop.errors()).isZero();
+            long direct = ((org.irmi.orb.IrmiORB) server.orb()).transport().orElseThrow().stats().directRequests();
+            // every call after each connection's first, at least (the first may go JacORB's way)
+            assertThat(direct).isGreaterThanOrEqualTo(ramp.calls() + loop.calls() - 4);
+        } finally {
+            server.close();
         }
     }
 
