@@ -69,6 +69,11 @@ public final class TransportMetrics implements MeterBinder {
                 s -> s.cancelledRequests());
         counter(registry, "irmi.transport.direct", "requests whose servant a dispatch worker ran without the POA queue",
                 "requests", s -> s.directRequests());
+        counter(registry, "irmi.transport.reader.runs", "requests the reader thread ran itself instead of handing them to a worker",
+                "requests", s -> s.readerRuns());
+        counter(registry, "irmi.transport.reader.takeovers",
+                "a request held the reader thread 1 ms: a new thread took over the reading", "takeovers",
+                s -> s.readerTakeovers());
         counter(registry, "irmi.transport.closes.outbound_overflow", "connections closed: unread replies over the bound",
                 "connections", s -> s.outboundOverflowCloses());
         counter(registry, "irmi.transport.closes.idle", "connections closed after idling", "connections",

@@ -38,6 +38,11 @@ package org.irmi.orb;
  * @param poaQueueRefusals       requests answered TRANSIENT because {@code jacorb.poa.queue_max} requests already waited
  *                               for a slot and {@code jacorb.poa.queue_wait} is off
  * @param poaThreadTimeouts      requests answered TIMEOUT because they waited {@code jacorb.poa.threadtimeout} for a slot
+ * @param readerRuns             requests the reader thread ran itself, at the end of its turn, instead of handing them
+ *                               to a worker ({@code irmi.transport.inline_max_cost_us}): on the direct path, or handed
+ *                               to JacORB where the direct path refused them
+ * @param readerTakeovers        times a request run on the reader held it for a millisecond, and a new thread took
+ *                               over the reading (requests then stop running on the reader for a back-off)
  */
 public record TransportStats(int openConnections, long acceptedConnections, long refusedConnections,
                              long messagesRead, long bytesRead, long messageErrorsSent,
@@ -47,5 +52,5 @@ public record TransportStats(int openConnections, long acceptedConnections, long
                              long inboundHeldBytes, long inboundLimitBytes, long readDeferrals,
                              long acceptFailures, long sharePauses, long tlsHandshakes, int requestsInFlight,
                              int requestsWaiting, int requestsLimit, long directRequests,
-                             long poaQueueRefusals, long poaThreadTimeouts) {
+                             long poaQueueRefusals, long poaThreadTimeouts, long readerRuns, long readerTakeovers) {
 }

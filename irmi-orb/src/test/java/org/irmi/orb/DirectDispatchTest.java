@@ -31,7 +31,8 @@ import org.omg.PortableServer.ServantRetentionPolicyValue;
 /**
  * The direct path ({@code irmi.transport.direct_dispatch}): a dispatch worker runs the servant of a
  * plain request itself, with the POA current JacORB would give it, and answers failures as JacORB
- * does; everything it may not take goes through JacORB's POA queue. Real ORBs, stock JacORB clients.
+ * does; everything it may not take goes through JacORB's POA queue. Real ORBs, stock JacORB clients;
+ * the reader's own runs are off here (see {@link ReaderRunsTest}).
  */
 class DirectDispatchTest {
 
@@ -91,6 +92,17 @@ class DirectDispatchTest {
         }
     }
 
+    /**
+     * An I-RMI server whose direct path runs on the dispatch workers only: this class is about that
+     * path; {@link ReaderRunsTest} covers the requests the reader runs itself.
+     */
+    private static ORB workers(String... extra) {
+        String[] all = java.util.Arrays.copyOf(extra, extra.length + 2);
+        all[extra.length] = "irmi.transport.inline_max_cost_us";
+        all[extra.length + 1] = "0";
+        return Orbs.irmi(all);
+    }
+
     private Echo serveOnRoot(ORB serverOrb) {
         server = serverOrb;
         client = Orbs.stock();
@@ -103,7 +115,7 @@ class DirectDispatchTest {
 
     @Test
     void shouldRunTheServantOnTheDispatchWorkerThatTookTheRequest() {
-        Echo echo = serveOnRoot(Orbs.irmi());
+        Echo echo = serveOnRoot(workers());
         for (int i = 0; i < 20; i++) {
             assertThat(echo.echoString("call " + i)).isEqualTo("call " + i);
         }
@@ -115,7 +127,7 @@ class DirectDispatchTest {
 
     @Test
     void shouldGiveTheServantItsPoaCurrentAndItsOwnReference() throws Exception {
-        server = Orbs.irmi();
+        server = workers();
         client = Orbs.stock();
         POA root = POAHelper.narrow(server.resolve_initial_references("RootPOA"));
         POA child = root.create_POA("direct-child", root.the_POAManager(), new org.omg.CORBA.Policy[] {
@@ -137,7 +149,7 @@ class DirectDispatchTest {
 
     @Test
     void shouldAnswerServantFailuresAsJacorbDoes() {
-        Echo echo = serveOnRoot(Orbs.irmi());
+        Echo echo = serveOnRoot(workers());
 
         assertThat(directlyRun(echo, () -> assertThatThrownBy(() -> echo.echoString("runtime"))
                 .isInstanceOf(org.omg.CORBA.UNKNOWN.class))).isEqualTo(1);
@@ -164,7 +176,7 @@ class DirectDispatchTest {
 
     @Test
     void shouldLeaveOnewaysAndObjectOperationsToJacorb() {
-        Echo echo = serveOnRoot(Orbs.irmi());
+        Echo echo = serveOnRoot(workers());
         echo.echoString("warm-up");
         long before = direct();
 
@@ -177,7 +189,7 @@ class DirectDispatchTest {
 
     @Test
     void shouldLeaveServantManagerPoasToJacorb() throws Exception {
-        server = Orbs.irmi();
+        server = workers();
         client = Orbs.stock();
         POA root = POAHelper.narrow(server.resolve_initial_references("RootPOA"));
         POA managed = root.create_POA("managed", root.the_POAManager(), new org.omg.CORBA.Policy[] {
@@ -203,7 +215,7 @@ class DirectDispatchTest {
         // thread_pool_max 2: two servants at once, on whichever path; a third request, from a client
         // with nothing in flight (so I-RMI's in-flight limit lets it through), waits in the POA's
         // queue until one of them ends, then runs on a POA thread
-        server = Orbs.irmi("jacorb.poa.thread_pool_max", "2", "jacorb.poa.thread_pool_min", "2");
+        server = workers("jacorb.poa.thread_pool_max", "2", "jacorb.poa.thread_pool_min", "2");
         String ior = Orbs.serve(server, new Probe(server));
         BLOCKED = new java.util.concurrent.CountDownLatch(3);
         RELEASE = new java.util.concurrent.CountDownLatch(1);
@@ -239,7 +251,7 @@ class DirectDispatchTest {
         // POA, must not start on the direct path before it (stock JacORB starts a connection's
         // requests in the order of its POA's queue). Once the oneway's servant has run, they take the
         // direct path again.
-        server = Orbs.irmi();
+        server = workers();
         client = Orbs.stock();
         POA root = POAHelper.narrow(server.resolve_initial_references("RootPOA"));
         root.the_POAManager().activate();
@@ -282,7 +294,7 @@ class DirectDispatchTest {
     void shouldKeepLaterRequestsOnJacorbsPathUntilTheOnewayEnds() throws Exception {
         // the oneway's servant has started and blocks: the connection's later two-ways still go
         // JacORB's way (to other POA threads) until it ends, so none can overtake its first statements
-        server = Orbs.irmi();
+        server = workers();
         String ior = Orbs.serve(server, new Probe(server) {
             @Override
             public void ping() {
@@ -326,7 +338,7 @@ class DirectDispatchTest {
         // JacORB; then one POA thread runs that queue in order. The workers hand a connection's
         // oneways over in the order they were read (HandOffLane), as stock JacORB's one reader
         // thread per connection does, so the servants run in the order the oneways were sent
-        server = Orbs.irmi("jacorb.poa.thread_pool_max", "1", "jacorb.poa.thread_pool_min", "1");
+        server = workers("jacorb.poa.thread_pool_max", "1", "jacorb.poa.thread_pool_min", "1");
         client = Orbs.stock();
         POA root = POAHelper.narrow(server.resolve_initial_references("RootPOA"));
         root.the_POAManager().activate();

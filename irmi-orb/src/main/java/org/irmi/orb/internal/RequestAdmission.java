@@ -449,17 +449,33 @@ final class RequestAdmission {
             requests.admit(c);
         }
         if (!loop.dispatch.offer(t)) {
-            byte[] m = t.message();
-            c.addInFlight(-1);
-            c.addQueuedBytes(-m.length);
-            loop.budget.addQueued(-m.length);
-            if (t.counted()) {
-                requestEnded(c);
-            }
-            loop.counters.handoffRejections.add(1);
-            if (t.replyExpected()) {
-                loop.earlyReplies.handoffFull(t);
-            }
+            refuseHandOff(t);
+        }
+    }
+
+    /**
+     * Gives {@code t}, admitted, to the dispatch workers, never to the reader: a request of a turn
+     * whose reader was taken over before it ran ({@link InlineRuns#takeLeftovers}). SELECTOR THREAD ONLY.
+     */
+    void handToWorkers(Task t) {
+        if (!loop.dispatch.offer(t, false)) {
+            refuseHandOff(t);
+        }
+    }
+
+    /** {@code t}, admitted, found the hand-off queue full: answered TRANSIENT (a oneway is dropped). SELECTOR THREAD ONLY. */
+    private void refuseHandOff(Task t) {
+        InboundConnection c = t.connection();
+        byte[] m = t.message();
+        c.addInFlight(-1);
+        c.addQueuedBytes(-m.length);
+        loop.budget.addQueued(-m.length);
+        if (t.counted()) {
+            requestEnded(c);
+        }
+        loop.counters.handoffRejections.add(1);
+        if (t.replyExpected()) {
+            loop.earlyReplies.handoffFull(t);
         }
     }
 }

@@ -56,6 +56,16 @@ final class RequestDispatch {
      * @return false when the hand-off queue is full (the caller answers the request)
      */
     boolean offer(RequestAdmission.Task t) {
+        return offer(t, true);
+    }
+
+    /**
+     * Hands {@code t} to a dispatch worker, or runs it on the reader at the end of the turn when
+     * {@code readerMay} and {@link InlineRuns} takes it, or to JacORB at once in inline mode. SELECTOR THREAD ONLY.
+     *
+     * @return false when the hand-off queue is full (the caller answers the request)
+     */
+    boolean offer(RequestAdmission.Task t, boolean readerMay) {
         if (queue == null) {
             // Inline mode (dispatch_threads = 0): JacORB parses the header and queues the request in
             // the POA; with queue_wait off that does not block, and no servant code runs here.
@@ -64,6 +74,16 @@ final class RequestDispatch {
         }
         InboundConnection c = t.connection();
         boolean announced = surelyJacorbWay(t);
+        if (readerMay && direct != null && !announced && t.type() == Giop.REQUEST && t.replyExpected()
+                && c.giop.isTCSNegotiated() && !c.running.jacorbWayWaiting()
+                && loop.inline.mayTake(t.costNanos(), c.pipelines)) {
+            // a cheap request of a closed-loop connection, for the direct path: the reader runs it
+            // at the end of this turn, without a worker's wake-up (InlineRuns). Not a connection's
+            // first request: it negotiates code sets on JacORB's path, where a cold server's class
+            // loading would hold the reader
+            loop.inline.add(t);
+            return true;
+        }
         if (announced) {
             // before the connection's next request is handed on: that one must not overtake it
             c.running.announceJacorbWay();
@@ -125,8 +145,11 @@ final class RequestDispatch {
         }
     }
 
-    /** Runs on a dispatch worker: hands one request to JacORB. */
-    private void dispatch(RequestAdmission.Task t) {
+    /**
+     * Runs on a dispatch worker, or on the reader for {@link InlineRuns}: runs one request on the
+     * direct path, or hands it to JacORB.
+     */
+    void dispatch(RequestAdmission.Task t) {
         InboundConnection c = t.connection();
         boolean running = false;
         boolean announced = surelyJacorbWay(t);

@@ -69,7 +69,12 @@ final class SelectorLoop implements IrmiTransport, Runnable {
     private final Acceptor acceptor;
     /** The reads of TLS connections that readiness does not announce. */
     final TlsReads tlsReads;
-    private final Thread thread;
+    /** The reader thread: the one that holds the loop now (a new one after {@link #takeOver}). */
+    private volatile Thread thread;
+    /** The reader while it runs requests itself ({@link InlineRuns}); it then acts as any other thread toward the loop. */
+    private Thread inlineRunner;
+    /** Cheap requests of closed-loop connections, run on the reader. */
+    final InlineRuns inline;
     private final ConcurrentLinkedQueue<Runnable> tasks = new ConcurrentLinkedQueue<>();
     /** The open connections. */
     final OpenConnections connections;
@@ -104,6 +109,8 @@ final class SelectorLoop implements IrmiTransport, Runnable {
         this.tlsReads = new TlsReads(this, tls != null);
         this.admission = new RequestAdmission(this, connections.all());
         this.dispatch = new RequestDispatch(this, config);
+        this.inline = new InlineRuns(config.inlineMaxCostMicros(), dispatch::dispatch, admission::handToWorkers,
+                this::takeOver);
         this.earlyReplies = new EarlyReplies(hooks, iorResolver, this);
         this.thread = new Thread(this, READER_THREAD_NAME);
         thread.setDaemon(true);
@@ -121,6 +128,9 @@ final class SelectorLoop implements IrmiTransport, Runnable {
     void start(RequestListener listener, DirectDispatch direct) {
         dispatch.start(listener, direct);
         thread.start();
+        if (direct != null) {
+            inline.start();
+        }
     }
 
     @Override
@@ -137,6 +147,8 @@ final class SelectorLoop implements IrmiTransport, Runnable {
 
     @Override
     public void run() {
+        Thread me = Thread.currentThread();
+        inline.takeLeftovers(); // after a takeover: the held reader's turn, not yet run, goes to the workers
         long sweepNanos = TimeUnit.MILLISECONDS.toNanos(config.sweepIntervalMillis());
         nowNanos = nanoClock.getAsLong();
         long nextSweep = nowNanos + sweepNanos;
@@ -158,6 +170,9 @@ final class SelectorLoop implements IrmiTransport, Runnable {
                 nowNanos = nanoClock.getAsLong();
                 pacer.endOfTurn(nowNanos);
                 dispatch.signal();
+                if (!runInline(me)) {
+                    return; // a request held this thread: a new reader has the loop (InlineRuns)
+                }
                 nowNanos = nanoClock.getAsLong();
                 if (nowNanos - nextSweep >= 0) {
                     sweep();
@@ -172,6 +187,40 @@ final class SelectorLoop implements IrmiTransport, Runnable {
             }
         }
         closeEverything();
+    }
+
+    /**
+     * Runs the turn's cheap requests here, after the workers were woken for the others.
+     *
+     * @return false when this thread is no longer the reader
+     */
+    private boolean runInline(Thread me) {
+        inlineRunner = me;
+        try {
+            return inline.runTurn();
+        } finally {
+            inlineRunner = null;
+        }
+    }
+
+    /**
+     * A request has held the reader thread too long ({@link InlineRuns}): a new thread takes over the
+     * loop; the held one finishes its request as a worker would and ends. Called by the watch only,
+     * once the held reader can no longer touch the loop's state.
+     */
+    private void takeOver() {
+        Thread held = thread;
+        held.setName(READER_THREAD_NAME + "-held");
+        Thread next = new Thread(this, READER_THREAD_NAME);
+        next.setDaemon(true);
+        thread = next;
+        next.start();
+    }
+
+    /** True on the reader thread, outside the requests it runs itself. Any thread. */
+    private boolean onReader() {
+        Thread me = Thread.currentThread();
+        return me == thread && me != inlineRunner;
     }
 
     private void backOff() {
@@ -290,7 +339,7 @@ final class SelectorLoop implements IrmiTransport, Runnable {
         } catch (CancelledKeyException e) {
             return;
         }
-        if (Thread.currentThread() != thread) {
+        if (!onReader()) {
             selector.wakeup();
         }
     }
@@ -298,7 +347,7 @@ final class SelectorLoop implements IrmiTransport, Runnable {
     /** A connection closed itself. Any thread. */
     void onClosed(InboundConnection c) {
         connections.remove(c);
-        if (Thread.currentThread() == thread) {
+        if (onReader()) {
             c.releaseInbound();
         } else {
             post(c::releaseInbound);
@@ -343,15 +392,17 @@ final class SelectorLoop implements IrmiTransport, Runnable {
             return;
         }
         running = false;
+        inline.stop();
         selector.wakeup();
-        if (Thread.currentThread() != thread && thread.isAlive()) {
+        Thread reader = thread;
+        if (Thread.currentThread() != reader && reader.isAlive()) {
             try {
-                thread.join(5000);
+                reader.join(5000);
             } catch (InterruptedException e) {
                 Thread.currentThread().interrupt();
             }
         }
-        if (!thread.isAlive() && thread.getState() == Thread.State.NEW) {
+        if (!reader.isAlive() && reader.getState() == Thread.State.NEW) {
             closeEverything();
         }
         dispatch.shutdown(5000);
@@ -396,6 +447,7 @@ final class SelectorLoop implements IrmiTransport, Runnable {
                 k.stallCloses.sum(), dispatch.depth(), k.budgetPauses.sum(),
                 k.budgetCloses.sum(), budget.heldBytes(), budget.limitBytes(), pacer.deferrals(), k.acceptFailures.sum(),
                 k.sharePauses.sum(), k.tlsHandshakes.sum(), admission.requests.admitted(), admission.waitingRequests(),
-                admission.limit(), dispatch.directRequests(), k.poaQueueRefusals.sum(), k.poaThreadTimeouts.sum());
+                admission.limit(), dispatch.directRequests(), k.poaQueueRefusals.sum(), k.poaThreadTimeouts.sum(),
+                inline.ran(), inline.takeovers());
     }
 }

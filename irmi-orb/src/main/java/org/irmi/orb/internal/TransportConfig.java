@@ -56,6 +56,10 @@ import org.jacorb.config.ConfigurationException;
  * @param poaQueue                 JacORB's POA queue settings, applied to the requests that wait in I-RMI for a slot
  *                                 (see {@code RequestAdmission}): with {@code maxRequestsInFlight} at its default, I-RMI's
  *                                 queue is where requests wait for a servant thread, not the POA's
+ * @param inlineMaxCostMicros      with {@code directDispatch}: the requests of a closed-loop connection whose requests
+ *                                 took at most this on average (from hand-off to reply) run on the reader thread, at the
+ *                                 end of its turn, without a worker's wake-up; one that holds the reader 1 ms has a new
+ *                                 thread take over the reading (see {@code InlineRuns}); 0: every request goes to a worker
  */
 public record TransportConfig(int maxMessageBytes, int readBudgetBytes, int soloReadBudgetBytes, int acceptBacklog,
                               int maxOutboundBytes, int handoffQueueCapacity, int dispatchThreads,
@@ -65,7 +69,7 @@ public record TransportConfig(int maxMessageBytes, int readBudgetBytes, int solo
                               long maxReadDeferMillis, int readPacingRequestCostBytes, int maxRequestsInFlight,
                               boolean adaptRequestsInFlight, boolean lightRequestsFirst, int lightReserveCores,
                               boolean directDispatch,
-                              int servantThreads, PoaQueue poaQueue) {
+                              int servantThreads, PoaQueue poaQueue, int inlineMaxCostMicros) {
 
     /**
      * JacORB's POA queue settings, as the POA reads them.
@@ -108,6 +112,7 @@ public record TransportConfig(int maxMessageBytes, int readBudgetBytes, int solo
     public static final boolean DEFAULT_LIGHT_REQUESTS_FIRST = true;
     public static final int DEFAULT_LIGHT_RESERVE_CORES = 1;
     public static final boolean DEFAULT_DIRECT_DISPATCH = true;
+    public static final int DEFAULT_INLINE_MAX_COST_MICROS = 100;
     /** JacORB's key for the connections a server serves at once. */
     public static final String MAX_SERVER_CONNECTIONS = "jacorb.connection.max_server_connections";
     /** JacORB's key for its server's reader threads, one per connection (bugjac460). */
@@ -135,6 +140,7 @@ public record TransportConfig(int maxMessageBytes, int readBudgetBytes, int solo
         atLeast(PREFIX + "max_requests_in_flight", maxRequestsInFlight, 1);
         atLeast(PREFIX + "light_reserve_cores", lightReserveCores, 0);
         atLeast("jacorb.poa.thread_pool_max", servantThreads, 1);
+        atLeast(PREFIX + "inline_max_cost_us", inlineMaxCostMicros, 0);
     }
 
     /**
@@ -200,6 +206,7 @@ public record TransportConfig(int maxMessageBytes, int readBudgetBytes, int solo
                 Math.max(1, servantThreads),
                 new PoaQueue(c.getAttributeAsInteger("jacorb.poa.queue_max", PoaQueue.JACORB_DEFAULTS.max()),
                         c.getAttributeAsBoolean("jacorb.poa.queue_wait", PoaQueue.JACORB_DEFAULTS.waitWhenFull()),
-                        c.getAttributeAsLong("jacorb.poa.threadtimeout", PoaQueue.JACORB_DEFAULTS.threadTimeoutMillis())));
+                        c.getAttributeAsLong("jacorb.poa.threadtimeout", PoaQueue.JACORB_DEFAULTS.threadTimeoutMillis())),
+                c.getAttributeAsInteger(PREFIX + "inline_max_cost_us", DEFAULT_INLINE_MAX_COST_MICROS));
     }
 }

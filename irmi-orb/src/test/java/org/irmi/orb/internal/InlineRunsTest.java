@@ -1,0 +1,114 @@
+package org.irmi.orb.internal;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import java.util.List;
+import java.util.concurrent.CopyOnWriteArrayList;
+import java.util.concurrent.CountDownLatch;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicReference;
+
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.Timeout;
+
+/**
+ * The hand-over between a reader held by a request it runs itself and the reader that takes over:
+ * every request of the turn runs exactly once, on one side or the other. Real threads, no ORB.
+ */
+@Timeout(30)
+class InlineRunsTest {
+
+    private final List<Integer> ranHere = new CopyOnWriteArrayList<>();
+    private final List<Integer> handedOff = new CopyOnWriteArrayList<>();
+    private final CountDownLatch holding = new CountDownLatch(1);
+    private final CountDownLatch release = new CountDownLatch(1);
+    private final CountDownLatch takenOver = new CountDownLatch(1);
+    private final AtomicReference<Thread> newReader = new AtomicReference<>();
+    private InlineRuns runs;
+
+    @AfterEach
+    void tearDown() {
+        release.countDown();
+        if (runs != null) {
+            runs.stop();
+        }
+    }
+
+    private static RequestAdmission.Task task(int id, long costNanos) {
+        return new RequestAdmission.Task(null, new byte[0], Giop.REQUEST, id, true, "op", true, costNanos, 0);
+    }
+
+    /** Runs a task here; task 1 holds the thread until released. */
+    private void run(RequestAdmission.Task t) {
+        ranHere.add(t.requestId());
+        if (t.requestId() == 1) {
+            holding.countDown();
+            try {
+                release.await(20, TimeUnit.SECONDS);
+            } catch (InterruptedException e) {
+                Thread.currentThread().interrupt();
+            }
+        }
+    }
+
+    /** What the loop does on a takeover: a new thread whose first act is to take the turn's leftovers. */
+    private void takeOver() {
+        Thread t = new Thread(() -> {
+            runs.takeLeftovers();
+            takenOver.countDown();
+        }, "new-reader");
+        newReader.set(t);
+        t.start();
+    }
+
+    @Test
+    void shouldGiveTheRequestsNotStartedToTheNewReaderWhenOneHoldsTheReader() throws Exception {
+        runs = new InlineRuns(100, this::run, t -> handedOff.add(t.requestId()), this::takeOver);
+        runs.start();
+        for (int i = 0; i < 4; i++) {
+            runs.add(task(i, 0));
+        }
+        AtomicReference<Boolean> stillReader = new AtomicReference<>();
+        Thread reader = new Thread(() -> stillReader.set(runs.runTurn()), "held-reader");
+        reader.start();
+
+        assertThat(holding.await(10, TimeUnit.SECONDS)).isTrue();
+        assertThat(takenOver.await(10, TimeUnit.SECONDS)).isTrue();
+        assertThat(handedOff).containsExactly(2, 3);
+        assertThat(runs.takeovers()).isEqualTo(1);
+
+        release.countDown();
+        reader.join(10_000);
+        assertThat(stillReader.get()).isFalse();
+        assertThat(ranHere).containsExactly(0, 1);
+        assertThat(runs.ran()).isEqualTo(1); // task 0; task 1 finished after the takeover, as a worker's would
+    }
+
+    @Test
+    void shouldStopTakingRequestsForABackOffAfterATakeoverAndRunTheNextTurnOnTheNewReader() throws Exception {
+        runs = new InlineRuns(100, this::run, t -> handedOff.add(t.requestId()), this::takeOver);
+        runs.start();
+        assertThat(runs.mayTake(50_000, false)).isTrue();
+        assertThat(runs.mayTake(150_000, false)).isFalse(); // above 100 us: never
+        runs.add(task(1, 0));
+        Thread reader = new Thread(runs::runTurn, "held-reader");
+        reader.start();
+        assertThat(takenOver.await(10, TimeUnit.SECONDS)).isTrue();
+
+        assertThat(runs.mayTake(50_000, false)).isFalse(); // the back-off
+
+        // the new reader's turns run as before
+        runs.add(task(5, 0));
+        assertThat(runs.runTurn()).isTrue();
+        assertThat(ranHere).containsExactly(1, 5);
+        release.countDown();
+        reader.join(10_000);
+    }
+
+    @Test
+    void shouldTakeNothingWhenTurnedOff() {
+        runs = new InlineRuns(0, this::run, t -> handedOff.add(t.requestId()), this::takeOver);
+        assertThat(runs.mayTake(0, false)).isFalse();
+    }
+}
