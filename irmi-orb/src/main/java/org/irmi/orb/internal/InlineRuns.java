@@ -106,10 +106,12 @@ final class InlineRuns {
     private long lastTakeover;
     private final Thread watch;
     private volatile boolean watchAsleep;
-    /** The reader thread as last noted by itself. READER ONLY. */
-    private Thread readerThread;
+    /** The reader thread as last noted by itself (written by the reader, read by the watch). */
+    private volatile Thread readerThread;
     /** Its {@code /proc} stat file, null where there is none. */
     private volatile String readerStatPath;
+    /** The held reader's stack at the first look that saw it blocked. WATCH ONLY. */
+    private String firstLook;
     /** The watch's buffer for that file. WATCH ONLY. */
     private final byte[] statBuffer = new byte[512];
     private volatile boolean stopped;
@@ -228,10 +230,13 @@ final class InlineRuns {
                     if (blocked && blockedSeen == s || !blocked && held >= HOLD_RUNNING_NANOS) {
                         heldSeq = s >>> 1;
                         if (STATE.compareAndSet(this, s, TAKEN_OVER)) {
-                            takeOver(s >>> 1, blocked, held);
+                            takeOver(s >>> 1, blocked, held, blocked && firstLook != null ? firstLook : stackOf(readerThread));
                         }
                         blockedSeen = 0;
                     } else {
+                        if (blocked && blockedSeen != s) {
+                            firstLook = stackOf(readerThread); // what the warning shows: where it blocked
+                        }
                         blockedSeen = blocked ? s : 0;
                     }
                 }
@@ -288,7 +293,7 @@ final class InlineRuns {
     }
 
     /** On the watch: request {@code held} holds the reader; the reading goes on on a new thread. */
-    private void takeOver(long seq, boolean blocked, long heldNanos) {
+    private void takeOver(long seq, boolean blocked, long heldNanos, String where) {
         long now = System.nanoTime();
         if (lastTakeover != 0 && now - lastTakeover > MAX_BACKOFF_NANOS) {
             backoffNanos = FIRST_BACKOFF_NANOS;
@@ -300,9 +305,23 @@ final class InlineRuns {
         takeovers.increment();
         // at most one a second (the back-off), so not rate-limited further
         LOG.warn("a request {} the reader thread for {} us: reading goes on on a new thread, and no request runs"
-                + " on the reader for the next {} ms (request {} on the reader)", blocked ? "blocked" : "held",
-                TimeUnit.NANOSECONDS.toMicros(heldNanos), TimeUnit.NANOSECONDS.toMillis(backoffUntil - now), seq);
+                + " on the reader for the next {} ms (request {} on the reader); where it was: {}",
+                blocked ? "blocked" : "held", TimeUnit.NANOSECONDS.toMicros(heldNanos),
+                TimeUnit.NANOSECONDS.toMillis(backoffUntil - now), seq, where);
         takeOver.run();
+    }
+
+    /** The top of a held reader's stack, for the operator: which servant, and what it waits for. */
+    private static String stackOf(Thread held) {
+        if (held == null) {
+            return "unknown";
+        }
+        StackTraceElement[] stack = held.getStackTrace();
+        StringBuilder sb = new StringBuilder();
+        for (int i = 0; i < Math.min(stack.length, 12); i++) {
+            sb.append(i == 0 ? "" : " <- ").append(stack[i]);
+        }
+        return sb.toString();
     }
 
     /** Requests that ran on the reader thread. Any thread. */

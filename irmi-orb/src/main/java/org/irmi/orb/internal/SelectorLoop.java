@@ -31,8 +31,11 @@ import org.slf4j.LoggerFactory;
  * (or an {@link EarlyReplies early reply}) to {@link RequestDispatch}. It also is the transport's
  * {@link IrmiTransport} and runs its orderly shutdown.
  *
- * <p>It never blocks (all channels are non-blocking; select waits only when there is nothing to
- * do), never sleeps, and never runs servant code. Its state is SELECTOR THREAD ONLY except where
+ * <p>It never blocks on the network (all channels are non-blocking; select waits only when there is
+ * nothing to do) and never sleeps. It runs servant code only for cheap requests of closed-loop
+ * connections, at the end of its turn ({@link InlineRuns}); when one of those blocks it, a new thread
+ * takes over the loop ({@link #takeOver}), so "the selector thread" below means whichever thread holds
+ * the loop now. Its state is SELECTOR THREAD ONLY except where
  * a field says otherwise; other threads talk to it through {@link #post} and volatile fields.
  */
 final class SelectorLoop implements IrmiTransport, Runnable {
