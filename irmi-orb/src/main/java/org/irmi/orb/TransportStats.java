@@ -38,7 +38,7 @@ package org.irmi.orb;
  * @param poaQueueRefusals       requests answered TRANSIENT because {@code jacorb.poa.queue_max} requests already waited
  *                               for a slot and {@code jacorb.poa.queue_wait} is off
  * @param poaThreadTimeouts      requests answered TIMEOUT because they waited {@code jacorb.poa.threadtimeout} for a slot
- * @param readerRuns             requests the reader thread ran itself, at the end of its turn, instead of handing them
+ * @param readerRuns             requests the reader thread started itself, at the end of its turn, instead of handing them
  *                               to a worker ({@code irmi.transport.inline_max_cost_us}): on the direct path, or handed
  *                               to JacORB where the direct path refused them
  * @param readerTakeovers        times a request run on the reader held it for a millisecond, and a new thread took

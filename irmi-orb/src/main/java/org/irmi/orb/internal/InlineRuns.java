@@ -183,11 +183,11 @@ final class InlineRuns {
                 watchAsleep = false;
                 LockSupport.unpark(watch);
             }
+            ran.increment(); // before it runs: its client may have its reply before this thread goes on
             run.accept(turn.get(i));
             if (!STATE.compareAndSet(this, 2 * s + 1, 2 * s)) {
                 return false; // taken over: the new reader has the rest of the turn
             }
-            ran.increment();
         }
         turn.clear();
         return true;
@@ -324,7 +324,7 @@ final class InlineRuns {
         return sb.toString();
     }
 
-    /** Requests that ran on the reader thread. Any thread. */
+    /** Requests the reader thread started itself (one taken over is counted too). Any thread. */
     long ran() {
         return ran.sum();
     }

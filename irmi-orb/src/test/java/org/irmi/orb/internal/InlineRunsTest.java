@@ -82,7 +82,7 @@ class InlineRunsTest {
         reader.join(10_000);
         assertThat(stillReader.get()).isFalse();
         assertThat(ranHere).containsExactly(0, 1);
-        assertThat(runs.ran()).isEqualTo(1); // task 0; task 1 finished after the takeover, as a worker's would
+        assertThat(runs.ran()).isEqualTo(2); // tasks 0 and 1, which the reader started; 2 and 3 went to workers
     }
 
     @Test
