@@ -181,6 +181,10 @@ public final class HostileClientsBenchmark {
             if (!LOST_BECAUSE.isEmpty()) {
                 note = (note.isEmpty() ? "" : note + "; ") + "lost: " + LOST_BECAUSE;
             }
+            long takeovers = server.output().lines().filter(l -> l.contains("the reader thread for")).count();
+            if (takeovers > 0) { // InlineRuns: a request run on the reader blocked it, and a new thread took over
+                note = (note.isEmpty() ? "" : note + "; ") + "reader taken over " + takeovers + " time(s)";
+            }
             return new Trial(orb, n, quiet.getValueAtPercentile(50), quiet.getValueAtPercentile(99),
                     loaded.getValueAtPercentile(50), loaded.getValueAtPercentile(99), calls[0], lost[0], peakRss, up,
                     peakHeld[0], limit[0], note, Long.parseLong(attack.getOrDefault("floodRepliesPerSec", "0")),
