@@ -112,6 +112,12 @@ final class InlineRuns {
     private volatile String readerStatPath;
     /** The held reader's stack at the first look that saw it blocked. WATCH ONLY. */
     private String firstLook;
+    /** The reader's state at that look. WATCH ONLY. */
+    private char firstLookState = '?';
+    /** The reader's major page faults at that look (-1: unknown). WATCH ONLY. */
+    private long firstLookFaults = -1;
+    /** The reader's major page faults at the last look (-1: unknown). WATCH ONLY. */
+    private long readerMajorFaults = -1;
     /** The watch's buffer for that file. WATCH ONLY. */
     private final byte[] statBuffer = new byte[512];
     private volatile boolean stopped;
@@ -184,7 +190,13 @@ final class InlineRuns {
                 LockSupport.unpark(watch);
             }
             ran.increment(); // before it runs: its client may have its reply before this thread goes on
-            run.accept(turn.get(i));
+            try {
+                run.accept(turn.get(i));
+            } catch (RuntimeException | Error e) {
+                // the dispatch answers its own failures; nothing may leave here before the state is
+                // settled, or a thread that was taken over could go on as a second reader
+                LOG.warn("a request run on the reader thread failed", e);
+            }
             if (!STATE.compareAndSet(this, 2 * s + 1, 2 * s)) {
                 return false; // taken over: the new reader has the rest of the turn
             }
@@ -230,12 +242,15 @@ final class InlineRuns {
                     if (blocked && blockedSeen == s || !blocked && held >= HOLD_RUNNING_NANOS) {
                         heldSeq = s >>> 1;
                         if (STATE.compareAndSet(this, s, TAKEN_OVER)) {
-                            takeOver(s >>> 1, blocked, held, blocked && firstLook != null ? firstLook : stackOf(readerThread));
+                            takeOver(s >>> 1, blocked, held, blocked && firstLook != null ? firstLook : stackOf(readerThread),
+                                    blocked ? "" + firstLookState + ", " + st : "" + st);
                         }
                         blockedSeen = 0;
                     } else {
                         if (blocked && blockedSeen != s) {
                             firstLook = stackOf(readerThread); // what the warning shows: where it blocked
+                            firstLookFaults = readerMajorFaults;
+                            firstLookState = st;
                         }
                         blockedSeen = blocked ? s : 0;
                     }
@@ -267,6 +282,7 @@ final class InlineRuns {
             int n = f.read(statBuffer);
             for (int i = n - 1; i > 0; i--) { // "tid (name) S ...": the name may hold spaces and parentheses
                 if (statBuffer[i] == ')' && i + 2 < n) {
+                    readerMajorFaults = field(statBuffer, i + 2, n, 9); // majflt, the 12th field
                     return (char) statBuffer[i + 2];
                 }
             }
@@ -274,6 +290,23 @@ final class InlineRuns {
             readerStatPath = null;
         }
         return '?';
+    }
+
+    /** The {@code k}-th space-separated number from {@code from} (0: the state letter itself), or -1. */
+    private static long field(byte[] b, int from, int n, int k) {
+        int i = from;
+        for (int seen = 0; seen < k && i < n; i++) {
+            if (b[i] == ' ') {
+                seen++;
+            }
+        }
+        long v = 0;
+        boolean any = false;
+        for (; i < n && b[i] >= '0' && b[i] <= '9'; i++) {
+            v = v * 10 + (b[i] - '0');
+            any = true;
+        }
+        return any ? v : -1;
     }
 
     /** Called by each reader thread once: where the watch reads its state. */
@@ -293,7 +326,7 @@ final class InlineRuns {
     }
 
     /** On the watch: request {@code held} holds the reader; the reading goes on on a new thread. */
-    private void takeOver(long seq, boolean blocked, long heldNanos, String where) {
+    private void takeOver(long seq, boolean blocked, long heldNanos, String where, String states) {
         long now = System.nanoTime();
         if (lastTakeover != 0 && now - lastTakeover > MAX_BACKOFF_NANOS) {
             backoffNanos = FIRST_BACKOFF_NANOS;
@@ -305,9 +338,11 @@ final class InlineRuns {
         takeovers.increment();
         // at most one a second (the back-off), so not rate-limited further
         LOG.warn("a request {} the reader thread for {} us: reading goes on on a new thread, and no request runs"
-                + " on the reader for the next {} ms (request {} on the reader); where it was: {}",
+                + " on the reader for the next {} ms (request {} on the reader); its state at the looks: {} (S: waiting"
+                + " for a lock, a latch or a reply; D: in I/O or a page fault); its major page faults: {} at the"
+                + " first look, {} now; where it was: {}",
                 blocked ? "blocked" : "held", TimeUnit.NANOSECONDS.toMicros(heldNanos),
-                TimeUnit.NANOSECONDS.toMillis(backoffUntil - now), seq, where);
+                TimeUnit.NANOSECONDS.toMillis(backoffUntil - now), seq, states, firstLookFaults, readerMajorFaults, where);
         takeOver.run();
     }
 
