@@ -65,7 +65,11 @@ public final class EchoBenchmark {
         }
         System.out.println("echo-bench: building the omniORB load client ...");
         NativeClients clients = NativeClients.build();
-        List<String> loadClient = o.nioClient() ? nioLoadClient() : List.of(clients.loadClient().toString());
+        List<String> loadClient = switch (o.client()) {
+            case NIO -> nioLoadClient();
+            case EPOLL -> List.of(clients.epollClient().toString());
+            case OMNIORB -> List.of(clients.loadClient().toString());
+        };
 
         List<String> notes = new ArrayList<>();
         long openFiles = MachineFacts.openFilesSoftLimit();

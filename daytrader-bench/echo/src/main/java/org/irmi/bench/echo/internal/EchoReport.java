@@ -77,7 +77,7 @@ public final class EchoReport {
                 .append(MachineFacts.memTotalMb()).append(" MiB; Linux ").append(MachineFacts.kernel()).append('\n');
         sb.append("- ").append(MachineFacts.java()).append("; JacORB ").append(MachineFacts.jacorbVersion())
                 .append("; omniORB ").append(MachineFacts.omniOrbVersion())
-                .append(omniOrbRole(variants.stream().anyMatch(v -> !v.isJvm()), options.nioClient())).append('\n');
+                .append(omniOrbRole(variants.stream().anyMatch(v -> !v.isJvm()), options.client())).append('\n');
         sb.append("- open-files limit (ulimit -n): ").append(openFiles == Long.MAX_VALUE ? "unlimited" : openFiles)
                 .append(" (1,000 connections need about 1,256 on each side)\n");
         sb.append("- load average before: ").append(loadBefore).append(", after: ").append(loadAfter)
@@ -93,15 +93,21 @@ public final class EchoReport {
                     + " no reader threads of JacORB's kind, so those columns show `-` for it.");
         }
         sb.append('\n');
-        if (options.nioClient()) {
-            sb.append("- Load: `NioLoadClient`, a closed-loop client in a JVM of its own (-Xmx512m, Parallel GC) that holds"
+        switch (options.client()) {
+            case NIO -> sb.append("- Load: `NioLoadClient`, a closed-loop client in a JVM of its own (-Xmx512m, Parallel GC) that holds"
                     + " all N connections on one thread (a selector, GIOP 1.2 spoken directly, no ORB) and calls `echoBytes`"
                     + " again on each connection as soon as its reply arrives. A trial opens the N connections (ramp), warms up ")
                     .append(options.warmup().toMillis()).append(" ms, then records every call's latency (in microseconds) for ")
                     .append(options.measure().toMillis()).append(" ms into HdrHistogram; the calls go on without a pause from"
                             + " the warm-up into the measurement.\n");
-        } else {
-            sb.append("- Load: the omniORB C++ closed-loop client (`echo_load_client`, `-ORBmaxGIOPConnectionPerServer N`):"
+            case EPOLL -> sb.append("- Load: `echo_epoll_client` (`echo_epoll_client.cc`, g++ -O2, no ORB), a closed-loop client"
+                    + " that holds all N connections on one thread (epoll, non-blocking sockets, GIOP 1.2 spoken directly) and"
+                    + " calls `echoBytes` again on each connection as soon as its reply arrives: a read and a write per call."
+                    + " A trial opens the N connections (ramp), warms up ")
+                    .append(options.warmup().toMillis()).append(" ms, then records every call's latency (in nanoseconds, 3"
+                            + " significant digits) for ").append(options.measure().toMillis()).append(" ms, read into"
+                            + " HdrHistogram; the calls go on without a pause from the warm-up into the measurement.\n");
+            case OMNIORB -> sb.append("- Load: the omniORB C++ closed-loop client (`echo_load_client`, `-ORBmaxGIOPConnectionPerServer N`):"
                     + " N threads, each on its own connection, call `echoBytes` back to back. A trial opens the N connections"
                     + " (ramp), warms up ").append(options.warmup().toMillis()).append(" ms, then records every call's latency for ")
                     .append(options.measure().toMillis()).append(" ms in a log-linear histogram (under 0.8% error), read into HdrHistogram.\n");
@@ -304,8 +310,8 @@ public final class EchoReport {
     }
 
     /** What omniORB is used for in this run: the load client, the C++ server variant, both or neither. */
-    private static String omniOrbRole(boolean cppServer, boolean nioClient) {
-        if (nioClient) {
+    private static String omniOrbRole(boolean cppServer, BenchmarkOptions.LoadClient client) {
+        if (client != BenchmarkOptions.LoadClient.OMNIORB) {
             return cppServer ? " (C++ server)" : " (not used)";
         }
         return cppServer ? " (load client and C++ server)" : " (load client)";

@@ -64,6 +64,34 @@ public record IorInfo(String typeId, String host, int port, byte[] objectKey) {
         throw new IllegalArgumentException("IOR has no IIOP profile");
     }
 
+    /**
+     * This profile as a stringified IOR of its own (big-endian, IIOP 1.2, no tagged components), which
+     * {@link #parse} reads back: for a client that takes an IOR file, pointed at a server that wrote none.
+     */
+    public String stringified() {
+        ByteBuffer profile = ByteBuffer.allocate(64 + host.length() + objectKey.length).order(ByteOrder.BIG_ENDIAN);
+        profile.put((byte) 0).put((byte) 1).put((byte) 2); // big-endian; IIOP 1.2
+        putOctets(profile, (host + "\0").getBytes(StandardCharsets.ISO_8859_1));
+        align(profile, 2);
+        profile.putShort((short) port);
+        putOctets(profile, objectKey);
+        byte[] profileBytes = java.util.Arrays.copyOf(profile.array(), profile.position());
+        ByteBuffer ior = ByteBuffer.allocate(64 + typeId.length() + profileBytes.length).order(ByteOrder.BIG_ENDIAN);
+        ior.put((byte) 0);
+        putOctets(ior, (typeId + "\0").getBytes(StandardCharsets.ISO_8859_1));
+        align(ior, 4);
+        ior.putInt(1);
+        ior.putInt(TAG_INTERNET_IOP);
+        putOctets(ior, profileBytes);
+        return "IOR:" + HexFormat.of().formatHex(ior.array(), 0, ior.position());
+    }
+
+    private static void putOctets(ByteBuffer buf, byte[] octets) {
+        align(buf, 4);
+        buf.putInt(octets.length);
+        buf.put(octets);
+    }
+
     /** A {@code corbaloc} URL for this object at another address, asking for GIOP 1.2. */
     public String corbaloc(String atHost, int atPort) {
         StringBuilder sb = new StringBuilder("corbaloc:iiop:1.2@").append(atHost).append(':').append(atPort).append('/');

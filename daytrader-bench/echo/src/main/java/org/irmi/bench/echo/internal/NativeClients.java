@@ -20,8 +20,9 @@ import java.util.Optional;
 import java.util.concurrent.CompletableFuture;
 
 /**
- * The omniORB C++ programs (interop client, closed-loop load client, the echo server of the
- * {@code omniorb} variant and, on demand, the TLS client), compiled from the sources
+ * The C++ programs: omniORB's (interop client, closed-loop load client, the echo server of the
+ * {@code omniorb} variant and, on demand, the TLS client) and the epoll load client, which needs no ORB;
+ * compiled from the sources
  * that travel with the classes ({@code native/*.cc}, {@code native/echo.idl}) with Debian's
  * omniidl, g++ and {@code pkg-config omniORB4}. Built once into {@code <module>/target/native}
  * and rebuilt only when a source or the omniORB version changes.
@@ -36,18 +37,25 @@ public final class NativeClients {
                     + " (or run scripts/prereqs.sh)";
 
     private static final List<String> SOURCES = List.of("echo.idl", "echo_load_client.cc", "echo_interop_client.cc",
-            "echo_server.cc");
+            "echo_server.cc", "echo_epoll_client.cc");
     private static final String TLS_CLIENT = "echo_tls_client";
     private static final List<String> CXX_FLAGS = List.of("-O2", "-std=c++17", "-pthread");
 
     private final Path loadClient;
     private final Path interopClient;
     private final Path server;
+    private final Path epollClient;
 
     private NativeClients(Path dir) {
         this.loadClient = dir.resolve("echo_load_client");
         this.interopClient = dir.resolve("echo_interop_client");
         this.server = dir.resolve("echo_server");
+        this.epollClient = dir.resolve("echo_epoll_client");
+    }
+
+    /** The closed-loop load client that holds every connection on one epoll thread ({@code echo_epoll_client.cc}). */
+    public Path epollClient() {
+        return epollClient;
     }
 
     /** The closed-loop load client. */
@@ -180,7 +188,7 @@ public final class NativeClients {
         NativeClients clients = new NativeClients(dir);
         if (Files.exists(stamp) && Files.readString(stamp).trim().equals(hash)
                 && Files.isExecutable(clients.loadClient) && Files.isExecutable(clients.interopClient)
-                && Files.isExecutable(clients.server)) {
+                && Files.isExecutable(clients.server) && Files.isExecutable(clients.epollClient)) {
             return clients;
         }
         Files.deleteIfExists(stamp);
@@ -199,6 +207,10 @@ public final class NativeClients {
         link(dir, gen, src, "echo_interop_client", omni);
         link(dir, gen, src, "echo_server", omni);
         load.join();
+        List<String> epoll = new ArrayList<>(List.of("g++"));
+        epoll.addAll(CXX_FLAGS);
+        epoll.addAll(List.of("-Wall", src.resolve("echo_epoll_client.cc").toString(), "-o", "echo_epoll_client"));
+        run(epoll, dir, 300);
         Files.writeString(stamp, hash + "\n");
         return clients;
     }

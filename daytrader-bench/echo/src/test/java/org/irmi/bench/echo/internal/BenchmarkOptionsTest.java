@@ -22,10 +22,11 @@ class BenchmarkOptionsTest {
     }
 
     @Test
-    void shouldLoadWithOmniOrbClientUnlessNioClientIsAsked() {
-        assertThat(BenchmarkOptions.parse(new String[0]).nioClient()).isFalse();
-        assertThat(BenchmarkOptions.parse(new String[] {"--client", "nio"}).nioClient()).isTrue();
-        assertThat(BenchmarkOptions.parse(new String[] {"--client", "omniorb"}).nioClient()).isFalse();
+    void shouldLoadWithOmniOrbClientUnlessAnotherClientIsAsked() {
+        assertThat(BenchmarkOptions.parse(new String[0]).client()).isEqualTo(BenchmarkOptions.LoadClient.OMNIORB);
+        assertThat(BenchmarkOptions.parse(new String[] {"--client", "nio"}).client()).isEqualTo(BenchmarkOptions.LoadClient.NIO);
+        assertThat(BenchmarkOptions.parse(new String[] {"--client", "epoll"}).client()).isEqualTo(BenchmarkOptions.LoadClient.EPOLL);
+        assertThat(BenchmarkOptions.parse(new String[] {"--client", "omniorb"}).client()).isEqualTo(BenchmarkOptions.LoadClient.OMNIORB);
         assertThatThrownBy(() -> BenchmarkOptions.parse(new String[] {"--client", "grpc"}))
                 .isInstanceOf(IllegalArgumentException.class).hasMessageContaining("--client: 'grpc'");
     }

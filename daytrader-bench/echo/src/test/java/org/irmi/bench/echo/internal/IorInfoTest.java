@@ -30,6 +30,19 @@ class IorInfoTest {
     }
 
     @Test
+    void shouldReadBackWhatItStringifies() {
+        // a port above 32767 (an unsigned short on the wire) and a key of odd length (padding before the port)
+        IorInfo info = new IorInfo("IDL:irmibench/Echo:1.0", "localhost", 50123, new byte[] {0, 7, -1, 'k', 9});
+
+        IorInfo back = IorInfo.parse(info.stringified());
+
+        assertThat(back.typeId()).isEqualTo("IDL:irmibench/Echo:1.0");
+        assertThat(back.host()).isEqualTo("localhost");
+        assertThat(back.port()).isEqualTo(50123);
+        assertThat(back.objectKey()).containsExactly(0, 7, -1, 'k', 9);
+    }
+
+    @Test
     void shouldEscapeNonPrintableKeyBytesWhenMakingCorbaloc() {
         IorInfo info = new IorInfo("IDL:x:1.0", "h", 1, new byte[] {'a', '/', 0, (byte) 0xff, ' '});
 

@@ -2,17 +2,9 @@ package org.irmi.bench.echo.internal;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
-import java.io.DataInputStream;
 import java.io.IOException;
-import java.io.OutputStream;
-import java.net.InetAddress;
-import java.net.ServerSocket;
-import java.net.Socket;
-import java.nio.ByteBuffer;
-import java.nio.ByteOrder;
 import java.nio.file.Path;
 import java.time.Duration;
-import java.util.Arrays;
 
 import org.irmi.bench.echo.EchoServer;
 import org.irmi.bench.echo.OrbVariants;
@@ -74,8 +66,8 @@ class NioGiopClientTest {
 
     @Test
     void shouldCountReplyWithOtherOctetsAsError() throws Exception {
-        try (FakeServer f = new FakeServer(false, true)) {
-            NioGiopClient.PhaseResult ramp = f.ramp(5);
+        try (FakeGiopEchoServer f = new FakeGiopEchoServer(FakeGiopEchoServer.Answer.WRONG_OCTETS)) {
+            NioGiopClient.PhaseResult ramp = ramp(f, 5);
             assertThat(ramp.calls()).isZero();
             assertThat(ramp.errors()).isEqualTo(5);
             assertThat(ramp.firstErrors()).contains("reply octets differ from those sent");
@@ -84,8 +76,8 @@ class NioGiopClientTest {
 
     @Test
     void shouldCountReplyToOtherRequestIdAsError() throws Exception {
-        try (FakeServer f = new FakeServer(true, false)) {
-            NioGiopClient.PhaseResult ramp = f.ramp(5);
+        try (FakeGiopEchoServer f = new FakeGiopEchoServer(FakeGiopEchoServer.Answer.WRONG_ID)) {
+            NioGiopClient.PhaseResult ramp = ramp(f, 5);
             assertThat(ramp.calls()).isZero();
             assertThat(ramp.errors()).isEqualTo(5);
             assertThat(ramp.firstErrors().get(0)).startsWith("reply to request 2, expected 1");
@@ -94,8 +86,8 @@ class NioGiopClientTest {
 
     @Test
     void shouldCountRightReplyAsCallWhenFakeServerAnswersRight() throws Exception {
-        try (FakeServer f = new FakeServer(false, false)) {
-            NioGiopClient.PhaseResult ramp = f.ramp(5);
+        try (FakeGiopEchoServer f = new FakeGiopEchoServer(FakeGiopEchoServer.Answer.RIGHT)) {
+            NioGiopClient.PhaseResult ramp = ramp(f, 5);
             assertThat(ramp.errors()).isZero();
             assertThat(ramp.calls()).isEqualTo(5);
         }
@@ -103,8 +95,8 @@ class NioGiopClientTest {
 
     @Test
     void shouldNameTheSystemExceptionOfAReply() throws Exception {
-        try (FakeServer f = new FakeServer(Answer.SYSTEM_EXCEPTION)) {
-            NioGiopClient.PhaseResult ramp = f.ramp(3);
+        try (FakeGiopEchoServer f = new FakeGiopEchoServer(FakeGiopEchoServer.Answer.SYSTEM_EXCEPTION)) {
+            NioGiopClient.PhaseResult ramp = ramp(f, 3);
             assertThat(ramp.calls()).isZero();
             assertThat(ramp.errors()).isEqualTo(3);
             assertThat(ramp.firstErrors().get(0))
@@ -114,8 +106,8 @@ class NioGiopClientTest {
 
     @Test
     void shouldRefuseARepositoryIdLongerThanTheReplyBeforeAllocatingIt() throws Exception {
-        try (FakeServer f = new FakeServer(Answer.HUGE_REPOSITORY_ID)) {
-            NioGiopClient.PhaseResult ramp = f.ramp(3);
+        try (FakeGiopEchoServer f = new FakeGiopEchoServer(FakeGiopEchoServer.Answer.HUGE_REPOSITORY_ID)) {
+            NioGiopClient.PhaseResult ramp = ramp(f, 3);
             assertThat(ramp.calls()).isZero();
             assertThat(ramp.errors()).isEqualTo(3);
             assertThat(ramp.firstErrors().get(0)).startsWith(
@@ -123,98 +115,10 @@ class NioGiopClientTest {
         }
     }
 
-    private enum Answer { RIGHT, WRONG_ID, WRONG_OCTETS, SYSTEM_EXCEPTION, HUGE_REPOSITORY_ID }
-
-    /** Reads GIOP requests and answers each with a Reply of its body's octets, altered as asked. */
-    private static final class FakeServer implements AutoCloseable {
-        private final ServerSocket socket = new ServerSocket(0, 50, InetAddress.getLoopbackAddress());
-        private final Thread acceptor;
-
-        FakeServer(boolean wrongId, boolean wrongOctets) throws IOException {
-            this(wrongId ? Answer.WRONG_ID : wrongOctets ? Answer.WRONG_OCTETS : Answer.RIGHT);
-        }
-
-        FakeServer(Answer answer) throws IOException {
-            acceptor = new Thread(() -> {
-                while (!socket.isClosed()) {
-                    try {
-                        Socket s = socket.accept();
-                        Thread t = new Thread(() -> answer(s, answer));
-                        t.setDaemon(true);
-                        t.start();
-                    } catch (IOException e) {
-                        return;
-                    }
-                }
-            });
-            acceptor.setDaemon(true);
-            acceptor.start();
-        }
-
-        NioGiopClient.PhaseResult ramp(int n) throws IOException {
-            IorInfo ior = new IorInfo("IDL:irmibench/Echo:1.0", "127.0.0.1", socket.getLocalPort(), new byte[] {1, 2, 3});
-            try (NioGiopClient c = new NioGiopClient(ior, 100)) {
-                return c.ramp(n, 4, Duration.ofSeconds(5), Duration.ofSeconds(10));
-            }
-        }
-
-        private static void answer(Socket s, Answer answer) {
-            try (s) {
-                DataInputStream in = new DataInputStream(s.getInputStream());
-                OutputStream out = s.getOutputStream();
-                while (true) {
-                    byte[] header = new byte[12];
-                    in.readFully(header);
-                    int size = ByteBuffer.wrap(header).getInt(8);
-                    byte[] body = new byte[size];
-                    in.readFully(body);
-                    ByteBuffer req = ByteBuffer.wrap(body).order(ByteOrder.BIG_ENDIAN);
-                    int id = req.getInt(0);
-                    // The request's argument is its last ulong-prefixed run of octets: 100 of them.
-                    byte[] octets = Arrays.copyOfRange(body, body.length - 100, body.length);
-                    if (answer == Answer.SYSTEM_EXCEPTION || answer == Answer.HUGE_REPOSITORY_ID) {
-                        out.write(systemException(id, answer == Answer.HUGE_REPOSITORY_ID));
-                        out.flush();
-                        continue;
-                    }
-                    if (answer == Answer.WRONG_OCTETS) {
-                        octets[0] ^= 1;
-                    }
-                    ByteBuffer r = ByteBuffer.allocate(12 + 16 + octets.length).order(ByteOrder.BIG_ENDIAN);
-                    r.put(new byte[] {'G', 'I', 'O', 'P', 1, 2, 0, 1});
-                    r.putInt(r.capacity() - 12);
-                    r.putInt(answer == Answer.WRONG_ID ? id + 1 : id);
-                    r.putInt(0); // NO_EXCEPTION
-                    r.putInt(0); // no service contexts
-                    r.putInt(octets.length); // at offset 24: already 8-aligned
-                    r.put(octets);
-                    out.write(r.array());
-                    out.flush();
-                }
-            } catch (IOException e) {
-                // the client closed the connection
-            }
-        }
-
-        /** A Reply with status SYSTEM_EXCEPTION: TRANSIENT, or a repository id that claims 2^30 bytes. */
-        private static byte[] systemException(int id, boolean hugeId) {
-            byte[] repoId = "IDL:omg.org/CORBA/TRANSIENT:1.0\0".getBytes(java.nio.charset.StandardCharsets.US_ASCII);
-            ByteBuffer r = ByteBuffer.allocate(12 + 16 + 4 + repoId.length + 4 + 4).order(ByteOrder.BIG_ENDIAN);
-            r.put(new byte[] {'G', 'I', 'O', 'P', 1, 2, 0, 1});
-            r.putInt(r.capacity() - 12);
-            r.putInt(id);
-            r.putInt(2); // SYSTEM_EXCEPTION
-            r.putInt(0); // no service contexts
-            r.putInt(hugeId ? 1 << 30 : repoId.length); // at offset 24: already 8-aligned
-            r.put(repoId); // 32 bytes: the minor code follows at an aligned offset
-            r.putInt(0x4f4d0001);
-            r.putInt(1); // COMPLETED_NO
-            return r.array();
-        }
-
-        @Override
-        public void close() throws IOException {
-            socket.close();
+    /** The client's ramp of {@code n} connections against {@code f}. */
+    private static NioGiopClient.PhaseResult ramp(FakeGiopEchoServer f, int n) throws IOException {
+        try (NioGiopClient c = new NioGiopClient(f.ior(), 100)) {
+            return c.ramp(n, 4, Duration.ofSeconds(5), Duration.ofSeconds(10));
         }
     }
 }
