@@ -24,12 +24,21 @@ import org.omg.CORBA.ORB;
  * at once, against an I-RMI server and a stock JacORB server, each in a JVM of its own with the
  * same heap, in interleaved trials.
  *
- * <p>Per trial: a quiet phase (the well-behaved client alone), then a hostile phase with, all at
+ * <p>Per trial: a quiet phase (the well-behaved client alone), a decoy phase, then a hostile phase with, all at
  * once: 20 heap bombs (a header declaring a 64 MiB body, one byte, held), 20 fragment pinners (a
  * first fragment with more to come, never followed), 4 never-reading clients (256 KB echo
  * requests, replies never read), 2 request floods (pipelined small requests as fast as the server
  * takes them) and 1,000 slowloris connections (one byte every 2 s). The well-behaved client makes
  * closed-loop {@code echoString} calls on a stock JacORB client ORB throughout.
+ *
+ * <p>The decoy phase ({@code --decoy S}, as long as the hostile phase by default; 0: none) is the control for
+ * this machine: the same attackers, started the same way, attack a second server of the same kind and settings
+ * (the decoy, a process of its own) while the well-behaved client goes on calling the server under test. The
+ * server under test then shares nothing with the attack but the machine: its cores, its memory bus, its
+ * loopback. So the decoy's p99 is what sharing 2 cores with the attack costs the well-behaved client whatever
+ * the server does, and {@code hostile / decoy} is what the server under test adds to that by serving the
+ * attackers itself: its isolation. On a machine where the attackers and their server ran elsewhere the decoy
+ * phase would equal the quiet one.
  *
  * <p>Prints, and writes to {@code docs/benchmarks/hostile-clients.md}: the well-behaved client's
  * p50/p99 quiet and hostile, their ratio, its calls lost (failed or wrong), the server's peak RSS,
@@ -46,10 +55,32 @@ public final class HostileClientsBenchmark {
     /** One trial's outcome. */
     record Trial(String orb, int n, long quietP50, long quietP99, long hostileP50, long hostileP99, long calls,
                  long lost, long peakRssKb, boolean up, long peakHeld, long limit, String note, long floodRepliesPerSec,
-                 long neverReaderBytes, long slowlorisOpen, long serverOpenPeak, double serverCores) {
+                 long neverReaderBytes, long slowlorisOpen, long serverOpenPeak, double serverCores, Decoy decoy) {
         double ratio() {
             return quietP99 == 0 ? Double.NaN : (double) hostileP99 / quietP99;
         }
+
+        /** The hostile p99 over the decoy phase's: what the server under test adds to the machine's share; NaN without one. */
+        double ratioToDecoy() {
+            return decoy == null || decoy.p99 == 0 ? Double.NaN : (double) hostileP99 / decoy.p99;
+        }
+
+        /** The decoy phase's p99 over the quiet one: what sharing the machine with the attack costs; NaN without one. */
+        double decoyRatio() {
+            return decoy == null || quietP99 == 0 ? Double.NaN : (double) decoy.p99 / quietP99;
+        }
+    }
+
+    /**
+     * The well-behaved client while the attackers attacked the decoy server instead of the server under test.
+     *
+     * @param p50                 its p50, us
+     * @param p99                 its p99, us
+     * @param lost                its calls lost in that phase
+     * @param floodRepliesPerSec  what the floods got out of the decoy: the attack was as strong as on the server under test
+     * @param decoyUp             whether the decoy server was still up at the phase's end
+     */
+    record Decoy(long p50, long p99, long lost, long floodRepliesPerSec, boolean decoyUp) {
     }
 
     private HostileClientsBenchmark() {
@@ -59,6 +90,7 @@ public final class HostileClientsBenchmark {
         int trials = 3;
         int quietSeconds = 10;
         int hostileSeconds = 20;
+        Integer decoySeconds = null;
         Path out = Paths.get("docs/benchmarks/hostile-clients.md");
         List<String> servers = List.of("irmi", "stock");
         for (int i = 0; i < args.length; i++) {
@@ -66,26 +98,30 @@ public final class HostileClientsBenchmark {
                 case "--trials" -> trials = Integer.parseInt(args[++i]);
                 case "--quiet" -> quietSeconds = Integer.parseInt(args[++i]);
                 case "--hostile" -> hostileSeconds = Integer.parseInt(args[++i]);
+                case "--decoy" -> decoySeconds = Integer.parseInt(args[++i]);
                 case "--out" -> out = Paths.get(args[++i]);
                 case "--servers" -> servers = servers(args[++i]); // e.g. irmi: no stock JacORB trials
                 default -> throw new IllegalArgumentException("unknown argument " + args[i]);
             }
         }
+        int decoy = decoySeconds != null ? decoySeconds : hostileSeconds;
         List<Trial> results = new ArrayList<>();
         for (int t = 1; t <= trials; t++) {
             for (String orb : servers) {
-                Trial r = trial(orb, t, quietSeconds, hostileSeconds);
-                System.out.printf(Locale.ROOT, "trial %d %-5s quiet p50/p99 %d/%d us, hostile p50/p99 %d/%d us (%.2fx), calls %d,"
-                                + " lost %d, peak RSS %d MB, up %s, held %d/%d %s%n", t, orb, r.quietP50, r.quietP99, r.hostileP50,
-                        r.hostileP99, r.ratio(), r.calls, r.lost, r.peakRssKb / 1024, r.up, r.peakHeld, r.limit, r.note);
+                Trial r = trial(orb, t, quietSeconds, decoy, hostileSeconds);
+                System.out.printf(Locale.ROOT, "trial %d %-5s quiet p50/p99 %d/%d us, decoy p50/p99 %s us, hostile p50/p99 %d/%d us"
+                                + " (%.2fx quiet, %.2fx decoy), calls %d, lost %d, peak RSS %d MB, up %s, held %d/%d %s%n", t, orb,
+                        r.quietP50, r.quietP99, r.decoy == null ? "-" : r.decoy.p50 + "/" + r.decoy.p99, r.hostileP50,
+                        r.hostileP99, r.ratio(), r.ratioToDecoy(), r.calls, r.lost, r.peakRssKb / 1024, r.up, r.peakHeld,
+                        r.limit, r.note);
                 results.add(r);
             }
         }
-        write(out, results, servers, trials, quietSeconds, hostileSeconds, String.join(" ", args));
+        write(out, results, servers, trials, quietSeconds, decoy, hostileSeconds, String.join(" ", args));
         System.out.println("wrote " + out);
     }
 
-    static Trial trial(String orb, int n, int quietSeconds, int hostileSeconds) throws Exception {
+    static Trial trial(String orb, int n, int quietSeconds, int decoySeconds, int hostileSeconds) throws Exception {
         List<String> options = new ArrayList<>(List.of(HEAP, "-XX:+UseSerialGC"));
         String extra = System.getProperty("irmi.hostile.serverOptions", "") + (TRACE ? " -Dirmi.hostile.trace=true" : "");
         if (!extra.isBlank()) {
@@ -121,6 +157,7 @@ public final class HostileClientsBenchmark {
             if (TRACE) {
                 server.command("trace quiet");
             }
+            Decoy decoy = decoySeconds > 0 ? decoyPhase(orb, options, client, echo, decoySeconds, lost, calls) : null;
             long peakRss = rssKb(child.pid());
             // the hostile clients, all at once: in this JVM (the set-up before) or in one of their own
             long cpu0 = cpuTicks(child.pid());
@@ -189,7 +226,7 @@ public final class HostileClientsBenchmark {
                     loaded.getValueAtPercentile(50), loaded.getValueAtPercentile(99), calls[0], lost[0], peakRss, up,
                     peakHeld[0], limit[0], note, Long.parseLong(attack.getOrDefault("floodRepliesPerSec", "0")),
                     Long.parseLong(attack.getOrDefault("neverReaderBytes", "0")), Long.parseLong(attack.getOrDefault("slowlorisOpen", "0")),
-                    peakOpen[0], serverCpu);
+                    peakOpen[0], serverCpu, decoy);
         } finally {
             if (attackers != null) {
                 attackers.stop();
@@ -216,6 +253,47 @@ public final class HostileClientsBenchmark {
      * the attackers' own CPU yields to the good client's JVM and to the server.
      */
     static final String ATTACKER_PREFIX = System.getProperty("irmi.hostile.attackerPrefix", "nice -n 19");
+
+    /**
+     * The decoy phase: a second server of the same kind and settings, attacked as the server under test will
+     * be, while the well-behaved client calls the server under test for {@code seconds}. The decoy and its
+     * attackers are gone when this returns.
+     */
+    private static Decoy decoyPhase(String orb, List<String> options, ORB client, Echo echo, int seconds, long[] lost,
+                                    long[] calls) throws Exception {
+        ServerProcess decoy = ServerProcess.start(orb, 0, options.toArray(String[]::new));
+        AttackerProcess attackers = null;
+        HostileAttackers inProcess = null;
+        try {
+            byte[] key = GiopClient.objectKey(client.string_to_object(decoy.ior()));
+            if (ATTACKERS_OWN_JVM) {
+                attackers = AttackerProcess.start(decoy.port, key);
+                attackers.command("start");
+                attackers.await("STARTED");
+            } else {
+                inProcess = new HostileAttackers(decoy.port, key);
+                inProcess.start();
+            }
+            Thread.sleep(1_000); // the hostile clients connect, as in the hostile phase
+            long lostBefore = lost[0];
+            Histogram h = measure(echo, seconds, lost, calls);
+            boolean decoyUp = decoy.process.isAlive();
+            Map<String, String> attack = attackers != null ? attackers.stop() : inProcess.stop();
+            attackers = null;
+            inProcess = null;
+            System.out.println("DECOY " + serverName(orb) + ": " + attack + (decoyUp ? "" : ", the decoy server died"));
+            return new Decoy(h.getValueAtPercentile(50), h.getValueAtPercentile(99), lost[0] - lostBefore,
+                    Long.parseLong(attack.getOrDefault("floodRepliesPerSec", "0")), decoyUp);
+        } finally {
+            if (attackers != null) {
+                attackers.stop();
+            }
+            if (inProcess != null) {
+                inProcess.stop();
+            }
+            decoy.close();
+        }
+    }
 
     /** The server JVM's user + system CPU time in clock ticks (1/100 s). */
     static long cpuTicks(long pid) {
@@ -353,16 +431,16 @@ public final class HostileClientsBenchmark {
         return 0;
     }
 
-    private static void write(Path out, List<Trial> results, List<String> servers, int trials, int quiet, int hostile, String args)
-            throws IOException {
-        String report = report(results, servers, trials, quiet, hostile, args);
+    private static void write(Path out, List<Trial> results, List<String> servers, int trials, int quiet, int decoy, int hostile,
+                              String args) throws IOException {
+        String report = report(results, servers, trials, quiet, decoy, hostile, args);
         Files.createDirectories(out.toAbsolutePath().getParent());
         Files.writeString(out, report);
         System.out.print(report);
     }
 
     /** The report of {@code results}: one row per trial, and the medians of each server in {@code servers}. */
-    static String report(List<Trial> results, List<String> servers, int trials, int quiet, int hostile, String args) {
+    static String report(List<Trial> results, List<String> servers, int trials, int quiet, int decoy, int hostile, String args) {
         StringBuilder b = new StringBuilder();
         String commit = git("rev-parse", "--short", "HEAD");
         b.append("# Hostile clients\n\n");
@@ -374,8 +452,10 @@ public final class HostileClientsBenchmark {
                 .append("scripts/hostile-bench.sh").append(args.isBlank() ? "" : " " + args).append("`.\n\n");
         b.append("Each server runs in a JVM of its own with `").append(HEAP).append(" -XX:+UseSerialGC` (I-RMI's inbound budget is")
                 .append(" then its default, a quarter of the heap). One well-behaved client (a stock JacORB ORB) makes closed-loop")
-                .append(" `echoString` calls: ").append(quiet).append(" s alone (quiet), then ").append(hostile)
-                .append(" s beside, all at once: ").append(HostileAttackers.HEAP_BOMBS).append(" heap bombs (a header declaring a 64 MiB body, one")
+                .append(" `echoString` calls: ").append(quiet).append(" s alone (quiet), ")
+                .append(decoy > 0 ? decoy + " s while the attackers attack a decoy (a second server of the same kind and"
+                        + " settings, in a process of its own: the machine's share of the harm), " : "")
+                .append("then ").append(hostile).append(" s beside, all at once: ").append(HostileAttackers.HEAP_BOMBS).append(" heap bombs (a header declaring a 64 MiB body, one")
                 .append(" byte, held), ").append(HostileAttackers.PINNERS).append(" fragment pinners (a first fragment, the rest never sent), ")
                 .append(HostileAttackers.NEVER_READERS).append(" never-reading clients (256 KB echo requests, replies never read), ").append(HostileAttackers.FLOODS)
                 .append(" request floods (pipelined small requests) and ").append(HostileAttackers.SLOWLORIS)
@@ -384,30 +464,59 @@ public final class HostileClientsBenchmark {
                 .append(". Lost: calls that failed or came back wrong.\n\n");
         b.append("Attackers: ").append(ATTACKERS_OWN_JVM ? "in a JVM of their own, started with `" + ATTACKER_PREFIX + "`"
                 : "in the good client's JVM").append(".\n\n");
-        b.append("| server | trial | quiet p50 / p99 (us) | hostile p50 / p99 (us) | p99 hostile / quiet | calls | lost |")
+        b.append("| server | trial | quiet p50 / p99 (us) | decoy p50 / p99 (us) | hostile p50 / p99 (us) | p99 hostile / quiet |")
+                .append(" p99 decoy / quiet | p99 hostile / decoy | calls | lost |")
                 .append(" server up | peak RSS (MB) | inbound budget peak / limit (MiB) | flood replies/s | never-reader MB accepted |")
                 .append(" slowloris open | server conns peak | server CPU (cores) | note |\n");
-        b.append("|---|---|---|---|---|---|---|---|---|---|---|---|---|---|---|---|\n");
+        b.append("|---|---|---|---|---|---|---|---|---|---|---|---|---|---|---|---|---|---|---|\n");
         for (Trial r : results) {
-            b.append(String.format(Locale.ROOT, "| %s | %d | %d / %d | %d / %d | %.2fx | %d | %d | %s | %d | %s | %d | %.1f | %d | %s | %.2f | %s |%n",
-                    serverName(r.orb), r.n, r.quietP50, r.quietP99, r.hostileP50, r.hostileP99,
-                    r.ratio(), r.calls, r.lost, r.up ? "yes" : "**no**", r.peakRssKb / 1024,
+            b.append(String.format(Locale.ROOT, "| %s | %d | %d / %d | %s | %d / %d | %.2fx | %s | %s | %d | %d | %s | %d | %s | %d | %.1f | %d | %s | %.2f | %s |%n",
+                    serverName(r.orb), r.n, r.quietP50, r.quietP99,
+                    r.decoy == null ? "-" : r.decoy.p50 + " / " + r.decoy.p99, r.hostileP50, r.hostileP99, r.ratio(),
+                    ratio(r.decoyRatio()), ratio(r.ratioToDecoy()), r.calls, r.lost, r.up ? "yes" : "**no**", r.peakRssKb / 1024,
                     r.limit == 0 ? "-" : String.format(Locale.ROOT, "%.1f / %.1f", r.peakHeld / 1048576.0, r.limit / 1048576.0),
                     r.floodRepliesPerSec, r.neverReaderBytes / 1e6, r.slowlorisOpen, r.serverOpenPeak == 0 ? "-" : Long.toString(r.serverOpenPeak),
-                    r.serverCores, r.note));
+                    r.serverCores, decoyNote(r)));
         }
-        b.append("\n**Medians over the trials**\n\n| server | p99 hostile / quiet (min - max) | lost (total) | up in every trial |\n|---|---|---|---|\n");
+        b.append("\n**Medians over the trials**\n\n| server | p99 hostile / quiet (min - max) | p99 decoy / quiet (min - max) |")
+                .append(" p99 hostile / decoy (min - max) | lost (total) | up in every trial |\n|---|---|---|---|---|---|\n");
         for (String orb : servers) { // only the servers that ran: no empty row
-            double[] ratios = results.stream().filter(r -> r.orb.equals(orb)).mapToDouble(Trial::ratio).sorted().toArray();
-            long lost = results.stream().filter(r -> r.orb.equals(orb)).mapToLong(Trial::lost).sum();
-            boolean up = results.stream().filter(r -> r.orb.equals(orb)).allMatch(Trial::up);
-            b.append(String.format(Locale.ROOT, "| %s | %.2fx (%.2f - %.2f) | %d | %s |%n", serverName(orb),
-                    ratios.length == 0 ? Double.NaN : ratios[ratios.length / 2], ratios.length == 0 ? Double.NaN : ratios[0],
-                    ratios.length == 0 ? Double.NaN : ratios[ratios.length - 1], lost, up ? "yes" : "no"));
+            List<Trial> mine = results.stream().filter(r -> r.orb.equals(orb)).toList();
+            long lost = mine.stream().mapToLong(Trial::lost).sum();
+            boolean up = mine.stream().allMatch(Trial::up);
+            b.append(String.format(Locale.ROOT, "| %s | %s | %s | %s | %d | %s |%n", serverName(orb),
+                    medianRange(mine.stream().mapToDouble(Trial::ratio).toArray()),
+                    medianRange(mine.stream().mapToDouble(Trial::decoyRatio).toArray()),
+                    medianRange(mine.stream().mapToDouble(Trial::ratioToDecoy).toArray()), lost, up ? "yes" : "no"));
         }
         b.append("\nGoal (issue 11): the well-behaved client's p99 within 1.2x of its quiet p99, the server within its memory")
-                .append(" budget, nothing lost.\n");
+                .append(" budget, nothing lost. The decoy columns separate the two causes of a higher p99 on this machine: p99 decoy /")
+                .append(" quiet is what sharing its cores with the attack costs whatever the server does; p99 hostile / decoy is")
+                .append(" what the server under test adds by serving the attackers itself.\n");
         return b.toString();
+    }
+
+    /** {@code 1.23x (1.10 - 1.40)}, the median and range of {@code values} without NaNs; {@code -} when none. */
+    static String medianRange(double[] values) {
+        double[] v = Arrays.stream(values).filter(x -> !Double.isNaN(x)).sorted().toArray();
+        if (v.length == 0) {
+            return "-";
+        }
+        double median = v.length % 2 == 1 ? v[v.length / 2] : (v[v.length / 2 - 1] + v[v.length / 2]) / 2;
+        return String.format(Locale.ROOT, "%.2fx (%.2f - %.2f)", median, v[0], v[v.length - 1]);
+    }
+
+    private static String ratio(double r) {
+        return Double.isNaN(r) ? "-" : String.format(Locale.ROOT, "%.2fx", r);
+    }
+
+    private static String decoyNote(Trial r) {
+        if (r.decoy == null) {
+            return r.note;
+        }
+        String d = "decoy: flood replies/s " + r.decoy.floodRepliesPerSec + ", lost " + r.decoy.lost
+                + (r.decoy.decoyUp ? "" : ", the decoy server died");
+        return r.note.isEmpty() ? d : r.note + "; " + d;
     }
 
     /** The servers of {@code --servers}: a comma-separated list of {@code irmi} and {@code stock}, each at most once. */

@@ -31,6 +31,13 @@ import org.slf4j.LoggerFactory;
  * ({@link #add}) and runs them at the end of its turn ({@link #runTurn}), after the workers have been
  * woken for the rest, so no read is half done while a servant runs.
  *
+ * <p>How many: the reader is one thread. When one select finds many such requests (at least
+ * {@code irmi.transport.inline_share_at}), running them all here would hold every one of them to one
+ * core while the others idle (docs/benchmarks/echo.md, session 24: at 1,000 connections the reader ran
+ * at a full core with 15% of the machine idle). So such a turn is shared: the reader keeps one core's
+ * share ({@code n / cores}, rounded up) and hands the rest to the workers at once, before it runs its
+ * own; one wake-up then moves many requests, which is what makes the hand-off cheap.
+ *
  * <p>What a servant may do: anything it may do on a worker. A servant that blocks (a database call,
  * a lock, an outgoing call whose reply comes in on a connection this reader serves) would stop every
  * connection's reads and, in the last case, never get its reply. So a watch thread looks every half
@@ -82,6 +89,12 @@ final class InlineRuns {
     private final long maxCostNanos;
     /** Hands the loop to a new reader thread ({@link SelectorLoop}); called by the watch. */
     private final Runnable takeOver;
+    /** From how many requests a turn is shared with the workers; 0: never. */
+    private final int shareAt;
+    /** The cores the requests of a shared turn may spread over. */
+    private final int cores;
+    /** Wakes the workers for what was handed to them ({@link RequestDispatch#signal}). */
+    private final Runnable wakeWorkers;
     /** Runs one request where the caller is ({@link RequestDispatch}); the same code a worker runs. */
     private final Consumer<RequestAdmission.Task> run;
     /** Gives a request the reader did not run to the workers (or refuses it when their queue is full). */
@@ -90,6 +103,8 @@ final class InlineRuns {
     private final List<RequestAdmission.Task> turn = new ArrayList<>();
     /** The sequence number of {@code turn}'s first request. */
     private long turnBase;
+    /** How many of {@code turn}'s requests run here (the rest were handed on); read by a new reader after a takeover. */
+    private int turnKeep;
     /** The number of requests this reader has run here; the next gets {@code seq + 1}. */
     private long seq;
     /**
@@ -123,13 +138,20 @@ final class InlineRuns {
     private volatile boolean stopped;
     final LongAdder ran = new LongAdder();
     final LongAdder takeovers = new LongAdder();
+    /** Requests collected to run here that went to the workers because their turn was shared. */
+    final LongAdder shared = new LongAdder();
 
     /**
      * @param maxCostMicros the most a connection's requests may cost on average to run here; 0: none runs here
+     * @param shareAt       from how many requests a turn is shared with the workers; 0: never
+     * @param cores         the cores the requests of a shared turn may spread over (the reader keeps {@code 1 / cores})
      */
-    InlineRuns(int maxCostMicros, Consumer<RequestAdmission.Task> run, Consumer<RequestAdmission.Task> handOff,
-               Runnable takeOver) {
+    InlineRuns(int maxCostMicros, int shareAt, int cores, Consumer<RequestAdmission.Task> run,
+               Consumer<RequestAdmission.Task> handOff, Runnable wakeWorkers, Runnable takeOver) {
         this.takeOver = takeOver;
+        this.shareAt = shareAt;
+        this.cores = Math.max(1, cores);
+        this.wakeWorkers = wakeWorkers;
         this.maxCostNanos = TimeUnit.MICROSECONDS.toNanos(maxCostMicros);
         this.run = run;
         this.handOff = handOff;
@@ -180,8 +202,18 @@ final class InlineRuns {
             return true;
         }
         noteReaderThread();
+        int keep = n;
+        if (shareAt > 0 && n >= shareAt && cores > 1) {
+            keep = (n + cores - 1) / cores;
+            for (int i = keep; i < n; i++) {
+                handOff.accept(turn.get(i));
+            }
+            shared.add(n - keep);
+            wakeWorkers.run();
+        }
+        turnKeep = keep;
         turnBase = seq + 1;
-        for (int i = 0; i < n; i++) {
+        for (int i = 0; i < keep; i++) {
             long s = ++seq;
             runStart = System.nanoTime();
             state = 2 * s + 1; // published after turnBase, turn and runStart: the watch reads them after it
@@ -215,7 +247,7 @@ final class InlineRuns {
             return;
         }
         int started = (int) (heldSeq - turnBase);
-        for (int i = started + 1; i < turn.size(); i++) {
+        for (int i = started + 1; i < turnKeep; i++) {
             handOff.accept(turn.get(i));
         }
         turn.clear();

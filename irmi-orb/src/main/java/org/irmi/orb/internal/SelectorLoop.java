@@ -112,8 +112,9 @@ final class SelectorLoop implements IrmiTransport, Runnable {
         this.tlsReads = new TlsReads(this, tls != null);
         this.admission = new RequestAdmission(this, connections.all());
         this.dispatch = new RequestDispatch(this, config);
-        this.inline = new InlineRuns(config.inlineMaxCostMicros(), dispatch::dispatch, admission::handToWorkers,
-                this::takeOver);
+        this.inline = new InlineRuns(config.inlineMaxCostMicros(), config.inlineShareAt(),
+                Runtime.getRuntime().availableProcessors(), dispatch::dispatch, admission::handToWorkers,
+                dispatch::signal, this::takeOver);
         this.earlyReplies = new EarlyReplies(hooks, iorResolver, this);
         this.thread = new Thread(this, READER_THREAD_NAME);
         thread.setDaemon(true);

@@ -60,6 +60,10 @@ import org.jacorb.config.ConfigurationException;
  *                                 took at most this on average (from hand-off to reply) run on the reader thread, at the
  *                                 end of its turn, without a worker's wake-up; one that holds the reader 1 ms has a new
  *                                 thread take over the reading (see {@code InlineRuns}); 0: every request goes to a worker
+ * @param inlineShareAt            with {@code inlineMaxCostMicros}: a turn that collected at least this many such requests
+ *                                 is shared with the dispatch workers: the reader runs its share (one core's) and hands
+ *                                 the rest on with one wake-up, so that one reader does not hold every such request to
+ *                                 one core; 0: the reader runs them all
  */
 public record TransportConfig(int maxMessageBytes, int readBudgetBytes, int soloReadBudgetBytes, int acceptBacklog,
                               int maxOutboundBytes, int handoffQueueCapacity, int dispatchThreads,
@@ -69,7 +73,7 @@ public record TransportConfig(int maxMessageBytes, int readBudgetBytes, int solo
                               long maxReadDeferMillis, int readPacingRequestCostBytes, int maxRequestsInFlight,
                               boolean adaptRequestsInFlight, boolean lightRequestsFirst, int lightReserveCores,
                               boolean directDispatch,
-                              int servantThreads, PoaQueue poaQueue, int inlineMaxCostMicros) {
+                              int servantThreads, PoaQueue poaQueue, int inlineMaxCostMicros, int inlineShareAt) {
 
     /**
      * JacORB's POA queue settings, as the POA reads them.
@@ -113,6 +117,8 @@ public record TransportConfig(int maxMessageBytes, int readBudgetBytes, int solo
     public static final int DEFAULT_LIGHT_RESERVE_CORES = 1;
     public static final boolean DEFAULT_DIRECT_DISPATCH = true;
     public static final int DEFAULT_INLINE_MAX_COST_MICROS = 100;
+    /** See {@code inlineShareAt}. */
+    public static final int DEFAULT_INLINE_SHARE_AT = 32;
     /** JacORB's key for the connections a server serves at once. */
     public static final String MAX_SERVER_CONNECTIONS = "jacorb.connection.max_server_connections";
     /** JacORB's key for its server's reader threads, one per connection (bugjac460). */
@@ -141,6 +147,7 @@ public record TransportConfig(int maxMessageBytes, int readBudgetBytes, int solo
         atLeast(PREFIX + "light_reserve_cores", lightReserveCores, 0);
         atLeast("jacorb.poa.thread_pool_max", servantThreads, 1);
         atLeast(PREFIX + "inline_max_cost_us", inlineMaxCostMicros, 0);
+        atLeast(PREFIX + "inline_share_at", inlineShareAt, 0);
     }
 
     /**
@@ -207,6 +214,7 @@ public record TransportConfig(int maxMessageBytes, int readBudgetBytes, int solo
                 new PoaQueue(c.getAttributeAsInteger("jacorb.poa.queue_max", PoaQueue.JACORB_DEFAULTS.max()),
                         c.getAttributeAsBoolean("jacorb.poa.queue_wait", PoaQueue.JACORB_DEFAULTS.waitWhenFull()),
                         c.getAttributeAsLong("jacorb.poa.threadtimeout", PoaQueue.JACORB_DEFAULTS.threadTimeoutMillis())),
-                c.getAttributeAsInteger(PREFIX + "inline_max_cost_us", DEFAULT_INLINE_MAX_COST_MICROS));
+                c.getAttributeAsInteger(PREFIX + "inline_max_cost_us", DEFAULT_INLINE_MAX_COST_MICROS),
+                c.getAttributeAsInteger(PREFIX + "inline_share_at", DEFAULT_INLINE_SHARE_AT));
     }
 }

@@ -25,6 +25,7 @@ class InlineRunsTest {
     private final CountDownLatch release = new CountDownLatch(1);
     private final CountDownLatch takenOver = new CountDownLatch(1);
     private final AtomicReference<Thread> newReader = new AtomicReference<>();
+    private final java.util.concurrent.atomic.AtomicInteger wakes = new java.util.concurrent.atomic.AtomicInteger();
     private InlineRuns runs;
 
     @AfterEach
@@ -64,7 +65,7 @@ class InlineRunsTest {
 
     @Test
     void shouldGiveTheRequestsNotStartedToTheNewReaderWhenOneHoldsTheReader() throws Exception {
-        runs = new InlineRuns(100, this::run, t -> handedOff.add(t.requestId()), this::takeOver);
+        runs = new InlineRuns(100, 0, 2, this::run, t -> handedOff.add(t.requestId()), wakes::incrementAndGet, this::takeOver);
         runs.start();
         for (int i = 0; i < 4; i++) {
             runs.add(task(i, 0));
@@ -87,7 +88,7 @@ class InlineRunsTest {
 
     @Test
     void shouldStopTakingRequestsForABackOffAfterATakeoverAndRunTheNextTurnOnTheNewReader() throws Exception {
-        runs = new InlineRuns(100, this::run, t -> handedOff.add(t.requestId()), this::takeOver);
+        runs = new InlineRuns(100, 0, 2, this::run, t -> handedOff.add(t.requestId()), wakes::incrementAndGet, this::takeOver);
         runs.start();
         assertThat(runs.mayTake(50_000, false)).isTrue();
         assertThat(runs.mayTake(150_000, false)).isFalse(); // above 100 us: never
@@ -107,8 +108,65 @@ class InlineRunsTest {
     }
 
     @Test
+    void shouldRunAllOfATurnHereWhenItIsSmallerThanTheShareThreshold() {
+        runs = new InlineRuns(100, 8, 2, this::run, t -> handedOff.add(t.requestId()), wakes::incrementAndGet, this::takeOver);
+        for (int i = 2; i < 9; i++) {
+            runs.add(task(i, 0));
+        }
+
+        assertThat(runs.runTurn()).isTrue();
+
+        assertThat(ranHere).containsExactly(2, 3, 4, 5, 6, 7, 8);
+        assertThat(handedOff).isEmpty();
+        assertThat(wakes.get()).isZero();
+    }
+
+    @Test
+    void shouldKeepOneCoresShareOfABigTurnAndHandTheRestOnWithOneWakeUp() {
+        runs = new InlineRuns(100, 8, 3, this::run, t -> handedOff.add(t.requestId()), wakes::incrementAndGet, this::takeOver);
+        for (int i = 2; i < 12; i++) { // 10 requests on 3 cores: 4 here, 6 to the workers
+            runs.add(task(i, 0));
+        }
+
+        assertThat(runs.runTurn()).isTrue();
+
+        assertThat(ranHere).containsExactly(2, 3, 4, 5);
+        assertThat(handedOff).containsExactly(6, 7, 8, 9, 10, 11);
+        assertThat(wakes.get()).isEqualTo(1);
+        assertThat(runs.ran()).isEqualTo(4);
+        assertThat(runs.shared.sum()).isEqualTo(6);
+        // the next turn starts empty
+        runs.add(task(20, 0));
+        assertThat(runs.runTurn()).isTrue();
+        assertThat(ranHere).endsWith(20);
+        assertThat(handedOff).hasSize(6);
+    }
+
+    @Test
+    void shouldGiveOnlyTheKeptRequestsNotStartedToTheNewReaderWhenOneHoldsTheReaderInASharedTurn() throws Exception {
+        runs = new InlineRuns(100, 4, 2, this::run, t -> handedOff.add(t.requestId()), wakes::incrementAndGet, this::takeOver);
+        runs.start();
+        for (int i : new int[] {0, 1, 2, 3, 4, 5, 6, 7}) { // 8 on 2 cores: 0-3 here (1 holds the reader), 4-7 handed on
+            runs.add(task(i, 0));
+        }
+        AtomicReference<Boolean> stillReader = new AtomicReference<>();
+        Thread reader = new Thread(() -> stillReader.set(runs.runTurn()), "held-reader");
+        reader.start();
+
+        assertThat(holding.await(10, TimeUnit.SECONDS)).isTrue();
+        assertThat(takenOver.await(10, TimeUnit.SECONDS)).isTrue();
+        release.countDown();
+        reader.join(10_000);
+
+        assertThat(stillReader.get()).isFalse();
+        assertThat(ranHere).containsExactly(0, 1);
+        // handed on at the turn's start, then the leftovers of the kept share at the takeover: each once
+        assertThat(handedOff).containsExactly(4, 5, 6, 7, 2, 3);
+    }
+
+    @Test
     void shouldTakeNothingWhenTurnedOff() {
-        runs = new InlineRuns(0, this::run, t -> handedOff.add(t.requestId()), this::takeOver);
+        runs = new InlineRuns(0, 0, 2, this::run, t -> handedOff.add(t.requestId()), wakes::incrementAndGet, this::takeOver);
         assertThat(runs.mayTake(0, false)).isFalse();
     }
 }
