@@ -74,6 +74,9 @@ public final class TransportMetrics implements MeterBinder {
         counter(registry, "irmi.transport.reader.takeovers",
                 "a request held the reader thread 1 ms: a new thread took over the reading", "takeovers",
                 s -> s.readerTakeovers());
+        counter(registry, "irmi.transport.reader.shared",
+                "requests the reader collected to run itself and handed to the workers: their turn had too many for one thread",
+                "requests", s -> s.readerShared());
         counter(registry, "irmi.transport.closes.outbound_overflow", "connections closed: unread replies over the bound",
                 "connections", s -> s.outboundOverflowCloses());
         counter(registry, "irmi.transport.closes.idle", "connections closed after idling", "connections",

@@ -43,6 +43,8 @@ package org.irmi.orb;
  *                               to JacORB where the direct path refused them
  * @param readerTakeovers        times a request run on the reader held it for a millisecond, and a new thread took
  *                               over the reading (requests then stop running on the reader for a back-off)
+ * @param readerShared           requests the reader collected to run itself and handed to the workers instead, because
+ *                               their turn collected too many for one thread ({@code irmi.transport.inline_share_at})
  */
 public record TransportStats(int openConnections, long acceptedConnections, long refusedConnections,
                              long messagesRead, long bytesRead, long messageErrorsSent,
@@ -52,5 +54,6 @@ public record TransportStats(int openConnections, long acceptedConnections, long
                              long inboundHeldBytes, long inboundLimitBytes, long readDeferrals,
                              long acceptFailures, long sharePauses, long tlsHandshakes, int requestsInFlight,
                              int requestsWaiting, int requestsLimit, long directRequests,
-                             long poaQueueRefusals, long poaThreadTimeouts, long readerRuns, long readerTakeovers) {
+                             long poaQueueRefusals, long poaThreadTimeouts, long readerRuns, long readerTakeovers,
+                             long readerShared) {
 }

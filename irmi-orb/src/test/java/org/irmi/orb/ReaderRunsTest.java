@@ -26,6 +26,7 @@ class ReaderRunsTest {
 
     private final CountDownLatch blocked = new CountDownLatch(1);
     private final CountDownLatch release = new CountDownLatch(1);
+    private final CountDownLatch spinning = new CountDownLatch(1);
 
     private ORB server;
     private ORB client;
@@ -45,6 +46,15 @@ class ReaderRunsTest {
         public String echoString(String s) {
             if (s.equals("thread")) {
                 return Thread.currentThread().getName();
+            }
+            if (s.equals("spin")) { // computes 30 ms: keeps the reader busy, never blocked
+                spinning.countDown();
+                long end = System.nanoTime() + TimeUnit.MILLISECONDS.toNanos(30);
+                long x = 0;
+                while (System.nanoTime() < end) {
+                    x += System.identityHashCode(this) ^ x;
+                }
+                return x == 42 ? "" : Thread.currentThread().getName();
             }
             if (s.equals("block")) {
                 blocked.countDown();
@@ -87,6 +97,61 @@ class ReaderRunsTest {
         for (int i = 0; i < 100; i++) {
             assertThat(echo.echoString("warm-up " + i)).isEqualTo("warm-up " + i);
         }
+    }
+
+    /**
+     * A turn that collects many cheap requests is shared with the workers. To have one turn collect them all,
+     * a request of another connection keeps the reader computing (not blocked: no takeover) while they arrive.
+     */
+    @Test
+    void shouldShareATurnOfManyCheapRequestsWithTheWorkers() throws Exception {
+        int n = 12;
+        serve("irmi.transport.inline_max_cost_us", "5000", "irmi.transport.inline_share_at", "4");
+        String ior = Orbs.serve(server, new Probe());
+        byte[] key = GiopClient.objectKey(client.string_to_object(ior));
+        int port = Orbs.transport(server).port();
+        GiopClient[] callers = new GiopClient[n + 1];
+        try {
+            for (int c = 0; c <= n; c++) {
+                callers[c] = new GiopClient(port);
+                // the first request negotiates the code sets; then enough to bring the cost estimate down
+                call(callers[c], 1, key, "warm-up", GiopClient.codeSetsContext(0x00010001, 0x00010109));
+                for (int i = 2; i < 60; i++) {
+                    call(callers[c], i, key, "warm-up", new byte[4]);
+                }
+            }
+            long sharedBefore = stats().readerShared();
+            callers[n].send(GiopClient.request12(100, key, "echoString", GiopClient.stringArg("spin"), true));
+            assertThat(spinning.await(10, TimeUnit.SECONDS)).isTrue();
+            for (int c = 0; c < n; c++) { // all arrive while the reader computes
+                callers[c].send(GiopClient.request12(100, key, "echoString", GiopClient.stringArg("thread"), true));
+            }
+            int onReader = 0;
+            for (int c = 0; c < n; c++) {
+                String ranOn = GiopClient.stringResult(callers[c].readMessage());
+                if (ranOn.equals(IrmiTransport.READER_THREAD_NAME)) {
+                    onReader++;
+                }
+            }
+            assertThat(GiopClient.stringResult(callers[n].readMessage())).isEqualTo(IrmiTransport.READER_THREAD_NAME);
+
+            int cores = Runtime.getRuntime().availableProcessors();
+            int keep = cores > 1 ? (n + cores - 1) / cores : n;
+            assertThat(onReader).as("the reader keeps one core's share of the turn").isEqualTo(keep);
+            assertThat(stats().readerShared() - sharedBefore).isEqualTo(n - keep);
+            assertThat(stats().readerTakeovers()).isZero();
+        } finally {
+            for (GiopClient g : callers) {
+                if (g != null) {
+                    g.close();
+                }
+            }
+        }
+    }
+
+    private static void call(GiopClient g, int id, byte[] key, String s, byte[] contexts) throws Exception {
+        g.send(GiopClient.request12(id, key, "echoString", GiopClient.stringArg(s), true, contexts));
+        assertThat(GiopClient.stringResult(g.readMessage())).isEqualTo(s);
     }
 
     private TransportStats stats() {
