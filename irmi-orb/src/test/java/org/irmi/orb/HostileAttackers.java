@@ -49,10 +49,21 @@ final class HostileAttackers {
     final AtomicLong pinnersSent = new AtomicLong();
     private long startNanos;
     private long stopNanos;
+    /** The most flood requests per second, all floods together; 0: as fast as the server takes them. */
+    private final long floodCapPerSec;
 
     HostileAttackers(int port, byte[] key) {
+        this(port, key, 0);
+    }
+
+    /**
+     * @param floodCapPerSec the most flood requests per second, all floods together (a decoy attacked as hard as
+     *                       the server under test was: {@link HostileClientsBenchmark}); 0: no cap
+     */
+    HostileAttackers(int port, byte[] key, long floodCapPerSec) {
         this.port = port;
         this.key = key;
+        this.floodCapPerSec = floodCapPerSec;
     }
 
     /** Starts every hostile client at once. */
@@ -114,9 +125,15 @@ final class HostileAttackers {
                 drain.start();
                 byte[] args = GiopClient.stringArg("flood");
                 OutputStream o = new java.io.BufferedOutputStream(s.getOutputStream(), 65536);
+                double perNano = floodCapPerSec / (double) FLOODS / 1e9;
+                long began = System.nanoTime();
                 for (int id = 0; hostile.get(); id++) {
                     o.write(GiopClient.request12(id, key, "echoString", args, true));
                     floodRequests.incrementAndGet();
+                    if (perNano > 0 && id >= (System.nanoTime() - began) * perNano) {
+                        o.flush(); // ahead of the cap: what is written goes out, then a pause
+                        Thread.sleep(1);
+                    }
                 }
                 o.flush();
             }));
@@ -211,12 +228,13 @@ final class HostileAttackers {
     }
 
     /**
-     * The attackers in a JVM of their own. Arguments: the server's port and the echo object's key
-     * (hex). Prints {@code READY}; on stdin {@code start} starts every hostile client, {@code stop}
+     * The attackers in a JVM of their own. Arguments: the server's port, the echo object's key
+     * (hex) and, optionally, the floods' cap in requests per second. Prints {@code READY}; on stdin {@code start} starts every hostile client, {@code stop}
      * prints one {@code ATTACK k=v ...} line and ends the JVM.
      */
     public static void main(String[] args) throws Exception {
-        HostileAttackers a = new HostileAttackers(Integer.parseInt(args[0]), HexFormat.of().parseHex(args[1]));
+        HostileAttackers a = new HostileAttackers(Integer.parseInt(args[0]), HexFormat.of().parseHex(args[1]),
+                args.length > 2 ? Long.parseLong(args[2]) : 0);
         System.out.println("READY");
         System.out.flush();
         BufferedReader in = new BufferedReader(new InputStreamReader(System.in, StandardCharsets.UTF_8));

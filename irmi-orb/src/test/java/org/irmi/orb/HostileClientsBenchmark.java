@@ -24,7 +24,7 @@ import org.omg.CORBA.ORB;
  * at once, against an I-RMI server and a stock JacORB server, each in a JVM of its own with the
  * same heap, in interleaved trials.
  *
- * <p>Per trial: a quiet phase (the well-behaved client alone), a decoy phase, then a hostile phase with, all at
+ * <p>Per trial: a quiet phase (the well-behaved client alone), a hostile phase, then a decoy phase. The hostile phase has, all at
  * once: 20 heap bombs (a header declaring a 64 MiB body, one byte, held), 20 fragment pinners (a
  * first fragment with more to come, never followed), 4 never-reading clients (256 KB echo
  * requests, replies never read), 2 request floods (pipelined small requests as fast as the server
@@ -34,6 +34,10 @@ import org.omg.CORBA.ORB;
  * <p>The decoy phase ({@code --decoy S}, as long as the hostile phase by default; 0: none) is the control for
  * this machine: the same attackers, started the same way, attack a second server of the same kind and settings
  * (the decoy, a process of its own) while the well-behaved client goes on calling the server under test. The
+ * floods are capped at the replies per second they got from the server under test in the hostile phase, so the
+ * decoy serves as much of the attack as that server did (uncapped, an I-RMI decoy with no closed-loop client to
+ * keep a core for served the floods 3.5 times as fast, and loaded the machine more than the attack on the server
+ * under test had); the machine's idle share in both phases is reported beside them. The
  * server under test then shares nothing with the attack but the machine: its cores, its memory bus, its
  * loopback. So the decoy's p99 is what sharing 2 cores with the attack costs the well-behaved client whatever
  * the server does, and {@code hostile / decoy} is what the server under test adds to that by serving the
@@ -55,7 +59,8 @@ public final class HostileClientsBenchmark {
     /** One trial's outcome. */
     record Trial(String orb, int n, long quietP50, long quietP99, long hostileP50, long hostileP99, long calls,
                  long lost, long peakRssKb, boolean up, long peakHeld, long limit, String note, long floodRepliesPerSec,
-                 long neverReaderBytes, long slowlorisOpen, long serverOpenPeak, double serverCores, Decoy decoy) {
+                 long neverReaderBytes, long slowlorisOpen, long serverOpenPeak, double serverCores, double machineIdle,
+                 Decoy decoy) {
         double ratio() {
             return quietP99 == 0 ? Double.NaN : (double) hostileP99 / quietP99;
         }
@@ -79,8 +84,9 @@ public final class HostileClientsBenchmark {
      * @param lost                its calls lost in that phase
      * @param floodRepliesPerSec  what the floods got out of the decoy: the attack was as strong as on the server under test
      * @param decoyUp             whether the decoy server was still up at the phase's end
+     * @param machineIdle         the machine's idle share over the phase's measurement (all CPUs, {@code /proc/stat})
      */
-    record Decoy(long p50, long p99, long lost, long floodRepliesPerSec, boolean decoyUp) {
+    record Decoy(long p50, long p99, long lost, long floodRepliesPerSec, boolean decoyUp, double machineIdle) {
     }
 
     private HostileClientsBenchmark() {
@@ -157,7 +163,6 @@ public final class HostileClientsBenchmark {
             if (TRACE) {
                 server.command("trace quiet");
             }
-            Decoy decoy = decoySeconds > 0 ? decoyPhase(orb, options, client, echo, decoySeconds, lost, calls) : null;
             long peakRss = rssKb(child.pid());
             // the hostile clients, all at once: in this JVM (the set-up before) or in one of their own
             long cpu0 = cpuTicks(child.pid());
@@ -170,6 +175,7 @@ public final class HostileClientsBenchmark {
                 inProcess.start();
             }
             Thread.sleep(1_000); // the hostile clients connect
+            long[] machine0 = machineTicks();
             long[] peakHeld = {0};
             long[] limit = {0};
             long[] peakOpen = {0};
@@ -191,6 +197,7 @@ public final class HostileClientsBenchmark {
                 }
             }
             boolean up = child.isAlive();
+            double machineIdle = idleShare(machine0, machineTicks());
             double hostileSecondsRun = (System.nanoTime() - hostileStart) / 1e9;
             double serverCpu = up ? (cpuTicks(child.pid()) - cpu0) / 100.0 / hostileSecondsRun : Double.NaN; // cores used
             attack = attackers != null ? attackers.stop() : inProcess.stop();
@@ -206,6 +213,9 @@ public final class HostileClientsBenchmark {
                 String o = server.output();
                 System.out.println("server died; its last output:\n" + o.substring(Math.max(0, o.length() - 4000)));
             }
+            // the control: the same attack on a decoy, the floods capped at what they got here
+            Decoy decoy = decoySeconds > 0 && up ? decoyPhase(orb, options, client, echo, decoySeconds, lost, calls,
+                    Long.parseLong(attack.getOrDefault("floodRepliesPerSec", "0"))) : null;
             if (TRACE && up) {
                 server.command("trace hostile");
                 server.stats(); // answered after the trace lines
@@ -226,7 +236,7 @@ public final class HostileClientsBenchmark {
                     loaded.getValueAtPercentile(50), loaded.getValueAtPercentile(99), calls[0], lost[0], peakRss, up,
                     peakHeld[0], limit[0], note, Long.parseLong(attack.getOrDefault("floodRepliesPerSec", "0")),
                     Long.parseLong(attack.getOrDefault("neverReaderBytes", "0")), Long.parseLong(attack.getOrDefault("slowlorisOpen", "0")),
-                    peakOpen[0], serverCpu, decoy);
+                    peakOpen[0], serverCpu, machineIdle, decoy);
         } finally {
             if (attackers != null) {
                 attackers.stop();
@@ -260,30 +270,32 @@ public final class HostileClientsBenchmark {
      * attackers are gone when this returns.
      */
     private static Decoy decoyPhase(String orb, List<String> options, ORB client, Echo echo, int seconds, long[] lost,
-                                    long[] calls) throws Exception {
+                                    long[] calls, long floodCapPerSec) throws Exception {
         ServerProcess decoy = ServerProcess.start(orb, 0, options.toArray(String[]::new));
         AttackerProcess attackers = null;
         HostileAttackers inProcess = null;
         try {
             byte[] key = GiopClient.objectKey(client.string_to_object(decoy.ior()));
             if (ATTACKERS_OWN_JVM) {
-                attackers = AttackerProcess.start(decoy.port, key);
+                attackers = AttackerProcess.start(decoy.port, key, Math.max(1, floodCapPerSec));
                 attackers.command("start");
                 attackers.await("STARTED");
             } else {
-                inProcess = new HostileAttackers(decoy.port, key);
+                inProcess = new HostileAttackers(decoy.port, key, Math.max(1, floodCapPerSec));
                 inProcess.start();
             }
             Thread.sleep(1_000); // the hostile clients connect, as in the hostile phase
             long lostBefore = lost[0];
+            long[] machine0 = machineTicks();
             Histogram h = measure(echo, seconds, lost, calls);
+            double idle = idleShare(machine0, machineTicks());
             boolean decoyUp = decoy.process.isAlive();
             Map<String, String> attack = attackers != null ? attackers.stop() : inProcess.stop();
             attackers = null;
             inProcess = null;
             System.out.println("DECOY " + serverName(orb) + ": " + attack + (decoyUp ? "" : ", the decoy server died"));
             return new Decoy(h.getValueAtPercentile(50), h.getValueAtPercentile(99), lost[0] - lostBefore,
-                    Long.parseLong(attack.getOrDefault("floodRepliesPerSec", "0")), decoyUp);
+                    Long.parseLong(attack.getOrDefault("floodRepliesPerSec", "0")), decoyUp, idle);
         } finally {
             if (attackers != null) {
                 attackers.stop();
@@ -293,6 +305,26 @@ public final class HostileClientsBenchmark {
             }
             decoy.close();
         }
+    }
+
+    /** The machine's {total, idle + iowait} clock ticks over all CPUs ({@code /proc/stat}); zeros when unreadable. */
+    static long[] machineTicks() {
+        try {
+            String[] f = Files.readAllLines(Path.of("/proc/stat")).get(0).trim().split("\\s+");
+            long total = 0;
+            for (int i = 1; i < Math.min(f.length, 9); i++) { // user nice system idle iowait irq softirq steal
+                total += Long.parseLong(f[i]);
+            }
+            return new long[] {total, Long.parseLong(f[4]) + Long.parseLong(f[5])};
+        } catch (IOException | RuntimeException e) {
+            return new long[] {0, 0};
+        }
+    }
+
+    /** The idle share between two {@link #machineTicks} readings; NaN when unknown. */
+    static double idleShare(long[] before, long[] after) {
+        long total = after[0] - before[0];
+        return total <= 0 ? Double.NaN : (double) (after[1] - before[1]) / total;
     }
 
     /** The server JVM's user + system CPU time in clock ticks (1/100 s). */
@@ -332,13 +364,18 @@ public final class HostileClientsBenchmark {
         }
 
         static AttackerProcess start(int port, byte[] key) throws IOException, InterruptedException {
+            return start(port, key, 0);
+        }
+
+        /** As above, the floods capped at {@code floodCapPerSec} requests per second (0: no cap). */
+        static AttackerProcess start(int port, byte[] key, long floodCapPerSec) throws IOException, InterruptedException {
             List<String> command = new ArrayList<>();
             if (!ATTACKER_PREFIX.isBlank()) {
                 command.addAll(List.of(ATTACKER_PREFIX.trim().split("\\s+")));
             }
             command.addAll(List.of(Paths.get(System.getProperty("java.home"), "bin", "java").toString(), "-Xmx256m",
                     "-cp", System.getProperty("java.class.path"), HostileAttackers.class.getName(), Integer.toString(port),
-                    java.util.HexFormat.of().formatHex(key)));
+                    java.util.HexFormat.of().formatHex(key), Long.toString(floodCapPerSec)));
             AttackerProcess a = new AttackerProcess(new ProcessBuilder(command).redirectErrorStream(true).start());
             a.await("READY");
             return a;
@@ -453,13 +490,14 @@ public final class HostileClientsBenchmark {
         b.append("Each server runs in a JVM of its own with `").append(HEAP).append(" -XX:+UseSerialGC` (I-RMI's inbound budget is")
                 .append(" then its default, a quarter of the heap). One well-behaved client (a stock JacORB ORB) makes closed-loop")
                 .append(" `echoString` calls: ").append(quiet).append(" s alone (quiet), ")
-                .append(decoy > 0 ? decoy + " s while the attackers attack a decoy (a second server of the same kind and"
-                        + " settings, in a process of its own: the machine's share of the harm), " : "")
-                .append("then ").append(hostile).append(" s beside, all at once: ").append(HostileAttackers.HEAP_BOMBS).append(" heap bombs (a header declaring a 64 MiB body, one")
+                .append(hostile).append(" s beside, all at once: ").append(HostileAttackers.HEAP_BOMBS).append(" heap bombs (a header declaring a 64 MiB body, one")
                 .append(" byte, held), ").append(HostileAttackers.PINNERS).append(" fragment pinners (a first fragment, the rest never sent), ")
                 .append(HostileAttackers.NEVER_READERS).append(" never-reading clients (256 KB echo requests, replies never read), ").append(HostileAttackers.FLOODS)
                 .append(" request floods (pipelined small requests) and ").append(HostileAttackers.SLOWLORIS)
-                .append(" slowloris connections (one byte every 2 s). ").append(trials)
+                .append(" slowloris connections (one byte every 2 s)")
+                .append(decoy > 0 ? ", then " + decoy + " s while the same attackers attack a decoy instead (a second server of the"
+                        + " same kind and settings, in a process of its own, the floods capped at the replies per second they got in the"
+                        + " hostile phase): the machine's share of the harm" : "").append(". ").append(trials)
                 .append(" trials, ").append(servers.size() > 1 ? "I-RMI and stock JacORB interleaved" : "on " + serverName(servers.get(0)) + " only")
                 .append(". Lost: calls that failed or came back wrong.\n\n");
         b.append("Attackers: ").append(ATTACKERS_OWN_JVM ? "in a JVM of their own, started with `" + ATTACKER_PREFIX + "`"
@@ -514,8 +552,9 @@ public final class HostileClientsBenchmark {
         if (r.decoy == null) {
             return r.note;
         }
-        String d = "decoy: flood replies/s " + r.decoy.floodRepliesPerSec + ", lost " + r.decoy.lost
-                + (r.decoy.decoyUp ? "" : ", the decoy server died");
+        String d = String.format(Locale.ROOT, "decoy: flood replies/s %d, lost %d%s; machine idle hostile %.0f%%, decoy %.0f%%",
+                r.decoy.floodRepliesPerSec, r.decoy.lost, r.decoy.decoyUp ? "" : ", the decoy server died",
+                100 * r.machineIdle, 100 * r.decoy.machineIdle);
         return r.note.isEmpty() ? d : r.note + "; " + d;
     }
 

@@ -12,12 +12,12 @@ class HostileClientsReportTest {
 
     private static HostileClientsBenchmark.Trial trial(String orb, int n, long quietP99, long hostileP99) {
         return new HostileClientsBenchmark.Trial(orb, n, 100, quietP99, 120, hostileP99, 1000, 0, 200_000, true, 0, 0, "",
-                0, 0, 0, 0, 0.5, null);
+                0, 0, 0, 0, 0.5, 0.2, null);
     }
 
     private static HostileClientsBenchmark.Trial trial(String orb, int n, long quietP99, long decoyP99, long hostileP99) {
         return new HostileClientsBenchmark.Trial(orb, n, 100, quietP99, 120, hostileP99, 1000, 0, 200_000, true, 0, 0, "",
-                0, 0, 0, 0, 0.5, new HostileClientsBenchmark.Decoy(110, decoyP99, 0, 5000, true));
+                0, 0, 0, 0, 0.5, 0.2, new HostileClientsBenchmark.Decoy(110, decoyP99, 0, 5000, true, 0.25));
     }
 
     @Test
@@ -28,8 +28,8 @@ class HostileClientsReportTest {
         // per trial: 1.65x quiet = 1.50x the machine's share (decoy / quiet) x 1.10x the server's own (hostile / decoy)
         assertThat(report).contains("| 110 / 300 | 120 / 330 | 1.65x | 1.50x | 1.10x |")
                 .contains("| I-RMI | 2.00x (1.65 - 2.00) | 1.50x (1.00 - 2.00) | 1.10x (1.00 - 2.00) | 0 | yes |")
-                .contains("decoy: flood replies/s 5000, lost 0")
-                .contains("20 s while the attackers attack a decoy");
+                .contains("decoy: flood replies/s 5000, lost 0; machine idle hostile 20%, decoy 25%")
+                .contains("then 20 s while the same attackers attack a decoy instead");
     }
 
     @Test
