@@ -63,6 +63,18 @@ class InlineRunsTest {
         t.start();
     }
 
+    /**
+     * Runs the turn on a thread of its own, the "held-reader", and returns once task 1 holds it and the
+     * watch has had a new reader take over; {@code stillReader} gets what {@code runTurn} returned.
+     */
+    private Thread runTurnUntilTakenOver(AtomicReference<Boolean> stillReader) throws InterruptedException {
+        Thread reader = new Thread(() -> stillReader.set(runs.runTurn()), "held-reader");
+        reader.start();
+        assertThat(holding.await(10, TimeUnit.SECONDS)).isTrue();
+        assertThat(takenOver.await(10, TimeUnit.SECONDS)).isTrue();
+        return reader;
+    }
+
     @Test
     void shouldGiveTheRequestsNotStartedToTheNewReaderWhenOneHoldsTheReader() throws Exception {
         runs = new InlineRuns(100, 0, 2, this::run, t -> handedOff.add(t.requestId()), wakes::incrementAndGet, this::takeOver);
@@ -71,11 +83,7 @@ class InlineRunsTest {
             runs.add(task(i, 0));
         }
         AtomicReference<Boolean> stillReader = new AtomicReference<>();
-        Thread reader = new Thread(() -> stillReader.set(runs.runTurn()), "held-reader");
-        reader.start();
-
-        assertThat(holding.await(10, TimeUnit.SECONDS)).isTrue();
-        assertThat(takenOver.await(10, TimeUnit.SECONDS)).isTrue();
+        Thread reader = runTurnUntilTakenOver(stillReader);
         assertThat(handedOff).containsExactly(2, 3);
         assertThat(runs.takeovers()).isEqualTo(1);
 
@@ -150,11 +158,7 @@ class InlineRunsTest {
             runs.add(task(i, 0));
         }
         AtomicReference<Boolean> stillReader = new AtomicReference<>();
-        Thread reader = new Thread(() -> stillReader.set(runs.runTurn()), "held-reader");
-        reader.start();
-
-        assertThat(holding.await(10, TimeUnit.SECONDS)).isTrue();
-        assertThat(takenOver.await(10, TimeUnit.SECONDS)).isTrue();
+        Thread reader = runTurnUntilTakenOver(stillReader);
         release.countDown();
         reader.join(10_000);
 

@@ -46,22 +46,7 @@ class EpollLoadClientTest {
             LoadRun.Trial t = LoadRun.run(List.of(clients.epollClient().toString()), s.iorFile(), s.pid(),
                     s.ior().port(), null, 8, 100, Duration.ofMillis(300), Duration.ofMillis(700), List.of());
 
-            LoadResult r = t.result();
-            assertThat(r.connections()).isEqualTo(8);
-            assertThat(r.connected()).isEqualTo(8);
-            assertThat(r.payloadBytes()).isEqualTo(100);
-            assertThat(r.errors()).isZero();
-            assertThat(r.errorsAll()).isZero();
-            assertThat(r.calls()).isGreaterThan(8);
-            assertThat(r.seconds()).isBetween(0.6, 5.0);
-            // every measured call's latency is in the histogram, and the percentiles come from it
-            assertThat(r.histogram().getTotalCount()).isEqualTo(r.calls());
-            assertThat(r.p50Micros()).isPositive().isLessThanOrEqualTo(r.p99Micros());
-            // the measurement marks reached LoadRun: the server's and the client's CPU between them
-            assertThat(t.serverCpuNanos()).isPositive();
-            assertThat(t.clientCpuNanos()).isPositive();
-            // the client held its 8 connections until LoadRun released it
-            assertThat(t.serverConnections()).isEqualTo(8);
+            CleanTrial.check(t, 8, 100);
         } finally {
             s.close();
         }
