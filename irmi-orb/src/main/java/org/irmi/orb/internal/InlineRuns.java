@@ -50,7 +50,12 @@ import org.slf4j.LoggerFactory;
  * servant that blocks costs the other connections about 1.5 ms, and no servant can deadlock the
  * reader. The state is looked at because a request that is only slow to get a core (a busy machine)
  * or that the whole JVM paused with (a collection) is not blocked, and will be done before a new
- * thread could help.
+ * thread could help. For the same reason a reader waiting to enter the monitor of a POA's pool of
+ * request processors, which the direct path enters for a moment per request
+ * ({@link JacorbPoaInternals#takeFreeProcessor}), is not blocked either: the thread inside holds it
+ * for a few instructions, and makes the reader wait only when it loses its core there (this was
+ * every takeover of the echo benchmark, docs/benchmarks/echo.md, session 24); the 50 ms bound still
+ * applies to it.
  *
  * <p>THREADING: {@link #mayTake}, {@link #add}, {@link #runTurn} and {@link #takeLeftovers} on the
  * reader thread (the thread that holds the loop); the watch on its own thread; counters from any.
@@ -268,7 +273,7 @@ final class InlineRuns {
                 long held = System.nanoTime() - runStart;
                 if (held >= HOLD_NANOS) {
                     char st = readerState();
-                    boolean blocked = st == 'S' || st == 'D' || st == '?';
+                    boolean blocked = (st == 'S' || st == 'D' || st == '?') && !entersPoolMonitor(readerThread);
                     // blocked at two looks a period apart: not a reader that was only coming back
                     // from a pause of the whole JVM (a collection) when it was looked at
                     if (blocked && blockedSeen == s || !blocked && held >= HOLD_RUNNING_NANOS) {
@@ -379,6 +384,29 @@ final class InlineRuns {
     }
 
     /** The top of a held reader's stack, for the operator: which servant, and what it waits for. */
+    /**
+     * Whether {@code t} waits to enter the monitor of a POA's pool of request processors, from the direct
+     * path ({@link JacorbPoaInternals}): a wait for another thread's moment of work, not a servant that
+     * blocks. The thread's Java state is read first (cheap); its stack only when it waits for a monitor.
+     */
+    static boolean entersPoolMonitor(Thread t) {
+        if (t == null || t.getState() != Thread.State.BLOCKED) {
+            return false;
+        }
+        for (StackTraceElement e : t.getStackTrace()) {
+            if (e.getClassName().equals(JacorbPoaInternals.class.getName())) {
+                return true;
+            }
+            if (!e.getClassName().equals(POOL_CLASS)) {
+                return false; // blocked elsewhere: a servant's monitor
+            }
+        }
+        return false;
+    }
+
+    /** JacORB's pool of request processors, whose synchronized methods the direct path calls. */
+    private static final String POOL_CLASS = "org.jacorb.poa.RPPoolManager";
+
     private static String stackOf(Thread held) {
         if (held == null) {
             return "unknown";

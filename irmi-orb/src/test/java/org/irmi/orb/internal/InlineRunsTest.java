@@ -168,6 +168,79 @@ class InlineRunsTest {
         assertThat(handedOff).containsExactly(4, 5, 6, 7, 2, 3);
     }
 
+    /**
+     * A request on the reader that waits to enter the monitor of its POA's pool of request processors (the
+     * direct path enters it for a moment per request) is not a blocked servant: no takeover. A request that
+     * waits as long for a monitor of its own is: one takeover. A real JacORB POA's pool.
+     */
+    @Test
+    void shouldNotTakeOverAReaderThatWaitsForThePoolMonitorButShouldForAServantsMonitor() throws Exception {
+        java.util.Properties props = new java.util.Properties();
+        props.setProperty("org.omg.CORBA.ORBClass", "org.jacorb.orb.ORB");
+        props.setProperty("org.omg.CORBA.ORBSingletonClass", "org.jacorb.orb.ORBSingleton");
+        org.omg.CORBA.ORB orb = org.omg.CORBA.ORB.init(new String[0], props);
+        try {
+            org.jacorb.poa.POA poa = (org.jacorb.poa.POA) orb.resolve_initial_references("RootPOA");
+            poa.the_POAManager().activate();
+            org.jacorb.poa.RPPoolManager pool = JacorbPoaInternals.poolOf(poa);
+            // the pool starts its processors on first use: that start is not what is measured here
+            JacorbPoaInternals.releaseProcessor(pool, JacorbPoaInternals.takeFreeProcessor(pool));
+            Object servantsLock = new Object();
+
+            assertThat(takeOversWhileHeld(pool, () -> {
+                org.jacorb.poa.RequestProcessor p = JacorbPoaInternals.takeFreeProcessor(pool);
+                JacorbPoaInternals.releaseProcessor(pool, p);
+            })).as("waiting for the pool's monitor").isZero();
+            assertThat(takeOversWhileHeld(servantsLock, () -> {
+                synchronized (servantsLock) {
+                    ranHere.add(-1);
+                }
+            })).as("waiting for a servant's monitor").isEqualTo(1);
+        } finally {
+            orb.shutdown(true);
+        }
+    }
+
+    /**
+     * Runs one request on a reader thread, with the watch, while another thread holds {@code monitor}: until the
+     * reader waits for it, then 30 ms more. {@code body} is what the request does. Returns the takeovers.
+     */
+    private long takeOversWhileHeld(Object monitor, Runnable body) throws Exception {
+        CountDownLatch held = new CountDownLatch(1);
+        AtomicReference<Thread> reader = new AtomicReference<>();
+        Thread holder = new Thread(() -> {
+            synchronized (monitor) {
+                held.countDown();
+                try {
+                    long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(10);
+                    while ((reader.get() == null || reader.get().getState() != Thread.State.BLOCKED)
+                            && System.nanoTime() < deadline) {
+                        Thread.sleep(1);
+                    }
+                    Thread.sleep(30);
+                } catch (InterruptedException e) {
+                    Thread.currentThread().interrupt();
+                }
+            }
+        }, "monitor-holder");
+        InlineRuns r = new InlineRuns(100, 0, 2, t -> body.run(), t -> handedOff.add(t.requestId()), () -> { },
+                () -> { });
+        r.start();
+        try {
+            holder.start();
+            assertThat(held.await(10, TimeUnit.SECONDS)).isTrue();
+            r.add(task(7, 0));
+            Thread t = new Thread(r::runTurn, "reader");
+            reader.set(t);
+            t.start();
+            t.join(20_000);
+            holder.join(20_000);
+            return r.takeovers();
+        } finally {
+            r.stop();
+        }
+    }
+
     @Test
     void shouldTakeNothingWhenTurnedOff() {
         runs = new InlineRuns(0, 0, 2, this::run, t -> handedOff.add(t.requestId()), wakes::incrementAndGet, this::takeOver);
