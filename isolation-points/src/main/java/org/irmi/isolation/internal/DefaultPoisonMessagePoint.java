@@ -21,13 +21,16 @@ import org.slf4j.LoggerFactory;
 
 /**
  * The poison-message point. The reader path is a map put (and, only while something is filtered,
- * a map get); dispatch ends are a map remove and three adder increments. Edges and the episode
- * analysis take the episode lock, which the reader path never takes.
+ * a map get); dispatch ends are a map remove and three adder increments (and, while an analysed
+ * episode has requests that outlived its analysis, a set remove). Edges and the episode analysis
+ * take the episode lock, which the reader path never takes; a dispatch end takes it only for a
+ * request that outlived its episode's analysis.
  *
  * <p>Its parts: {@link RequestSignatures} names each request, {@link InFlightRequests} tracks the
  * admitted ones, {@link SignatureCost} sums their cost, {@link SuspectAnalyzer} names the suspects
- * of an episode, {@link FilterEntry} heals each filtered signature, and {@link EpisodeReportLog}
- * keeps the last reports.
+ * of an episode, {@link OutlivingRequests} keeps an analysed episode's requests that had not ended
+ * (named by cost when they end), {@link FilterEntry} heals each filtered signature, and
+ * {@link EpisodeReportLog} keeps the last reports.
  */
 public final class DefaultPoisonMessagePoint implements PoisonMessagePoint {
     private static final Logger LOG = LoggerFactory.getLogger("irmi.poison");
@@ -48,6 +51,12 @@ public final class DefaultPoisonMessagePoint implements PoisonMessagePoint {
     private volatile ConcurrentHashMap<String, SignatureCost> episodeCosts;
     /** S1 requests still in flight at the falling edge; analysis waits for them. */
     private volatile Set<Long> pendingKeys;
+    /**
+     * The last analysed episode's requests that were still running at its analysis, or null: one of
+     * them that ends is judged by cost as part of that episode. Published before {@link #episodeCosts}
+     * is cleared, and read after it, so a request that ends outside an episode sees the current one.
+     */
+    private volatile OutlivingRequests outliving;
     private volatile long risingEdges;
     private volatile long lastOverloadNanos = Long.MIN_VALUE / 2;
     private volatile boolean inEpisode;
@@ -63,6 +72,8 @@ public final class DefaultPoisonMessagePoint implements PoisonMessagePoint {
     /** The value of risingEdges when the open episode began (resumes raise risingEdges, not this). Episode lock. */
     private long episodeFirstEdge;
     private long pendingDeadlineNanos;
+    /** The requests in flight at the falling edge of the episode awaiting analysis. Episode lock. */
+    private Set<Long> keysAtFall = Set.of();
 
     public DefaultPoisonMessagePoint(PoisonConfig config, AdaptationModule module,
                                      DecisionRecorder recorder, LongSupplier nanoClock) {
@@ -136,12 +147,16 @@ public final class DefaultPoisonMessagePoint implements PoisonMessagePoint {
             return;
         }
         ConcurrentHashMap<String, SignatureCost> episode = episodeCosts;
+        OutlivingRequests out = episode == null ? outliving : null; // read after episodeCosts (see outliving)
         Set<Long> pending = pendingKeys;
         boolean pendingHit = pending != null && pending.remove(requestKey);
         ConcurrentHashMap<String, SignatureCost> target = episode != null ? episode : baseline;
         target.computeIfAbsent(f.signature(), k -> new SignatureCost()).add(cpuNanos, allocatedBytes);
         if (f.probe()) {
             probeDone(f, cpuNanos, allocatedBytes);
+        }
+        if (out != null && out.endedHere(requestKey)) {
+            outlived(out, f.signature(), cpuNanos, allocatedBytes);
         }
         if (pendingHit && pending.isEmpty()) {
             synchronized (episodeLock) {
@@ -241,6 +256,7 @@ public final class DefaultPoisonMessagePoint implements PoisonMessagePoint {
             }
             lastOverloadNanos = nowNanos;
             s2 = inFlight.signaturesAdmittedSince(episodeFirstEdge);
+            keysAtFall = inFlight.keys();
             fallingNanos = nowNanos;
             LOG.info("irmi.poison falling edge S2={} evidence={}", s2, evidence);
             // requests of S1 still running: their cost is not known yet; wait for them
@@ -275,8 +291,14 @@ public final class DefaultPoisonMessagePoint implements PoisonMessagePoint {
     /** Episode lock held. */
     private void analyse(long nowNanos) {
         ConcurrentHashMap<String, SignatureCost> costs = episodeCosts;
+        OutlivingRequests out = config.attribution() ? new OutlivingRequests(keysAtFall) : null;
+        keysAtFall = Set.of();
+        outliving = out; // before episodeCosts is cleared: a request that ends outside the episode finds it
         episodeCosts = null;
         pendingKeys = null;
+        if (out != null) {
+            out.retainRunning(inFlight); // the others' costs are in the episode
+        }
         Map<String, CostTotals> ep = SignatureCost.totals(costs);
         Map<String, CostTotals> base = SignatureCost.totals(baseline);
         Set<String> protectedOrFiltered = new HashSet<>(filters.keySet());
@@ -298,12 +320,54 @@ public final class DefaultPoisonMessagePoint implements PoisonMessagePoint {
             filters.putIfAbsent(sig, new FilterEntry(nowNanos, config.coolDown().toNanos()));
             lastOverloadNanos = nowNanos;
         }
+        if (out != null) {
+            if (v.namedByCost() != null || out.isEmpty()) {
+                outliving = null; // one name by cost per episode, as below
+            } else {
+                out.settle(v.episode(), risingNanos, fallingNanos, s1, ep, base);
+            }
+        }
         EpisodeReport report = new EpisodeReport(v.episode(), risingNanos, fallingNanos,
                 Set.copyOf(s1), v.suspects(), v.narrowed(), v.namedByCost(), v.toFilter(), v.evidence());
         reports.add(report);
         LOG.info("irmi.poison episode={} suspects={} narrowed={} namedByCost={} filtered={} "
                 + "evidence={}", v.episode(), v.suspects(), v.narrowed(), v.namedByCost(),
                 v.toFilter(), v.evidence());
+    }
+
+    /**
+     * A request of an analysed episode ended after the analysis: named by cost as part of that
+     * episode when it passes the episode's test ({@link SuspectAnalyzer#nameOutliving}). Any
+     * dispatch thread; takes the episode lock (only for these requests).
+     */
+    private void outlived(OutlivingRequests out, String sig, long cpuNanos, long allocatedBytes) {
+        synchronized (episodeLock) {
+            if (outliving != out) {
+                return; // the episode named its offender already, or a later analysis took over
+            }
+            if (out.isEmpty()) {
+                outliving = null;
+            }
+            if (filters.containsKey(sig) || config.isProtected(RequestSignatures.operationOf(sig))) {
+                return;
+            }
+            SignatureCost one = new SignatureCost();
+            one.add(cpuNanos, allocatedBytes);
+            java.util.Optional<Evidence> named = analyzer.nameOutliving(out.episode(), sig, one.totals(),
+                    out.episodeCosts(), out.baselineCosts());
+            if (named.isEmpty()) {
+                return;
+            }
+            long now = nanoClock.getAsLong();
+            filters.putIfAbsent(sig, new FilterEntry(now, config.coolDown().toNanos()));
+            lastOverloadNanos = now;
+            outliving = null; // one name by cost per episode
+            reports.add(new EpisodeReport(out.episode(), out.risingNanos(), out.fallingNanos(),
+                    out.inFlightAtRise(), Set.of(), analyzer.narrowed(), sig, Set.of(sig), named.get()));
+            LOG.info("irmi.poison episode={} suspects=[] narrowed={} namedByCost={} filtered=[{}] evidence={}"
+                    + " (a request that ended after the episode's analysis)", out.episode(), analyzer.narrowed(),
+                    sig, sig, named.get());
+        }
     }
 
     @Override

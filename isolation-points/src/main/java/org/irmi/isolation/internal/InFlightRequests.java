@@ -38,6 +38,16 @@ final class InFlightRequests {
         return byKey.remove(requestKey);
     }
 
+    /** @return whether the request is in flight (admitted here and not ended) */
+    boolean contains(long requestKey) {
+        return byKey.containsKey(requestKey);
+    }
+
+    /** @return the keys of the requests in flight now (a snapshot) */
+    Set<Long> keys() {
+        return new HashSet<>(byKey.keySet());
+    }
+
     /** @return the requests in flight now */
     int size() {
         return byKey.size();

@@ -65,6 +65,12 @@ import org.irmi.sla.PoisonConfig;
  * outside episodes cost as much. (Its own maximum counts only with {@code minBaselineRequests}
  * requests outside episodes, so one poison call finishing outside an episode does not make it normal.)
  *
+ * <p><b>By cost, after the episode.</b> A request's cost is known when it ends. One that was in
+ * flight during an episode and ended after the episode's analysis (the falling edge came while it
+ * ran, and the analysis stopped waiting for it) is put through the same test when it ends, with its
+ * cost added to the episode's ({@link #nameOutliving}): a poison call that outlives its episode is
+ * named in that episode, not in the next one.
+ *
  * <p>THREAD SAFETY: not thread-safe; the poison point calls it under its episode lock.
  */
 public final class SuspectAnalyzer {
@@ -171,6 +177,49 @@ public final class SuspectAnalyzer {
         }
         return new Verdict(episodes, Collections.unmodifiableSet(suspects), narrowed, named,
                 Collections.unmodifiableSet(toFilter), ev.build());
+    }
+
+    /**
+     * Names by cost a request that was in flight during an analysed episode and ended after the
+     * analysis (its cost was not known then): the episode's cost test of the class Javadoc, with the
+     * request added to the episode's costs as if it had ended within the episode. Set difference
+     * takes no part, and the episode count does not change. Only with {@code attribution}.
+     *
+     * @param episode         the number of the episode it outlived
+     * @param sig             the request's signature (not filtered already, not protected)
+     * @param request         the request's cost alone (one request)
+     * @param episodeCosts    the costs the episode's analysis saw, per signature
+     * @param baselineCosts   the baseline the episode's analysis saw, per signature
+     * @return the evidence of the naming, or empty when the request does not pass the test
+     */
+    public java.util.Optional<Evidence> nameOutliving(int episode, String sig, CostTotals request,
+                                                      Map<String, CostTotals> episodeCosts,
+                                                      Map<String, CostTotals> baselineCosts) {
+        if (!config.attribution() || request.requests() == 0) {
+            return java.util.Optional.empty();
+        }
+        CostTotals baseline = CostTotals.ZERO;
+        for (CostTotals c : baselineCosts.values()) {
+            baseline = baseline.plus(c);
+        }
+        CostTotals total = request;
+        for (CostTotals c : episodeCosts.values()) {
+            total = total.plus(c);
+        }
+        CostTotals c = episodeCosts.getOrDefault(sig, CostTotals.ZERO).plus(request);
+        double share = costlyShare(sig, c, total, baseline, baselineCosts.get(sig));
+        if (share <= 0) {
+            return java.util.Optional.empty();
+        }
+        return java.util.Optional.of(Evidence.builder().put("episode", episode).put("outlivedEpisode", 1)
+                .put("episodeRequests", total.requests())
+                .put("episodeCpuNanos", total.cpuNanos())
+                .put("episodeAllocatedBytes", total.allocatedBytes())
+                .put("baselineCpuPerRequest", baseline.cpuPerRequest())
+                .put("baselineAllocatedPerRequest", baseline.allocatedPerRequest())
+                .put("namedCpuPerRequest", c.cpuPerRequest())
+                .put("namedAllocatedPerRequest", c.allocatedPerRequest())
+                .put("namedCostShare", share).build());
     }
 
     /**

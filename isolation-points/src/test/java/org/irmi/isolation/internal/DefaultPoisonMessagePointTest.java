@@ -198,6 +198,104 @@ class DefaultPoisonMessagePointTest {
     }
 
     @Test
+    void shouldNamePoisonByCostWhenItEndsAfterItsEpisodeWasAnalysedWithoutIt() {
+        // throughput came back 1.2 s into a 6 s poison call, the analysis stopped waiting for it at its
+        // deadline (3.4 s after the falling edge), and its cost went to the baseline: nothing named it
+        // before the next poison call had run
+        DefaultPoisonMessagePoint p = point(config());
+        normal(p, "quote", 50);
+        IncomingRequest poison = req("poison");
+        p.onRequestHeader(poison);
+        p.onRisingEdge(clock.nanoTime(), Evidence.NONE);
+        normal(p, "quote", 5);
+        clock.advance(Duration.ofMillis(1_200));
+        p.onFallingEdge(clock.nanoTime(), Evidence.NONE);
+        clock.advance(Duration.ofMillis(3_500));
+        p.tick(clock.nanoTime());
+        assertThat(p.episodeReports()).hasSize(1);
+        assertThat(p.filtered()).isEmpty();
+
+        clock.advance(Duration.ofMillis(1_300));
+        p.onDispatchEnd(poison.requestKey(), 6_000_000_000L, 60_000_000_000L);
+
+        assertThat(p.filtered()).containsExactly("poison");
+        assertThat(p.episodes()).isEqualTo(1);
+        assertThat(p.episodeReports()).hasSize(2);
+        assertThat(p.episodeReports().get(1).episode()).isEqualTo(1);
+        assertThat(p.episodeReports().get(1).namedByCost()).isEqualTo("poison");
+        assertThat(p.onRequestHeader(req("poison"))).isInstanceOf(Decision.Reject.class);
+        assertThat(p.onRequestHeader(req("quote"))).isEqualTo(Decision.PROCEED);
+    }
+
+    @Test
+    void shouldNamePoisonAdmittedDuringAnEpisodeWhenItEndsAfterTheFallingEdge() {
+        // a dip without poison opened the episode; the poison came in during it, and throughput came back
+        // while it ran: it is in S2, so the analysis does not wait for it
+        DefaultPoisonMessagePoint p = point(config());
+        normal(p, "quote", 50);
+        p.onRisingEdge(clock.nanoTime(), Evidence.NONE);
+        IncomingRequest poison = req("poison");
+        p.onRequestHeader(poison);
+        normal(p, "quote", 5);
+        clock.advance(Duration.ofSeconds(1));
+        p.onFallingEdge(clock.nanoTime(), Evidence.NONE);
+        assertThat(p.episodeReports()).hasSize(1);
+        assertThat(p.filtered()).isEmpty();
+
+        clock.advance(Duration.ofSeconds(3));
+        p.onDispatchEnd(poison.requestKey(), 4_000_000_000L, 40_000_000_000L);
+
+        assertThat(p.filtered()).containsExactly("poison");
+    }
+
+    @Test
+    void shouldNotNameARequestThatEndsAfterItsEpisodeWhenItCostsWhatItsOperationUsuallyCosts() {
+        DefaultPoisonMessagePoint p = point(config());
+        normal(p, "quote", 50);
+        for (int i = 0; i < 20; i++) { // a heavy report, 20 of them outside episodes: its own baseline
+            IncomingRequest r = req("report");
+            p.onRequestHeader(r);
+            p.onDispatchEnd(r.requestKey(), 50_000_000L, 400_000_000L);
+        }
+        IncomingRequest report = req("report");
+        IncomingRequest quote = req("quote");
+        p.onRequestHeader(report);
+        p.onRequestHeader(quote);
+        p.onRisingEdge(clock.nanoTime(), Evidence.NONE);
+        normal(p, "quote", 5);
+        clock.advance(Duration.ofSeconds(1));
+        p.onFallingEdge(clock.nanoTime(), Evidence.NONE);
+        p.tick(clock.nanoTime() + 3_000 * MS);
+        assertThat(p.episodeReports()).hasSize(1);
+
+        p.onDispatchEnd(quote.requestKey(), 20_000, 8_000);
+        p.onDispatchEnd(report.requestKey(), 50_000_000L, 400_000_000L);
+
+        assertThat(p.filtered()).isEmpty();
+        assertThat(p.episodeReports()).hasSize(1);
+    }
+
+    @Test
+    void shouldNameNoSecondOffenderAfterTheEpisodeWhenItsAnalysisNamedOne() {
+        DefaultPoisonMessagePoint p = point(config());
+        normal(p, "quote", 50);
+        IncomingRequest poison = req("poison");
+        IncomingRequest other = req("export");
+        p.onRequestHeader(poison);
+        p.onRequestHeader(other);
+        p.onRisingEdge(clock.nanoTime(), Evidence.NONE);
+        clock.advance(Duration.ofSeconds(4));
+        p.onDispatchEnd(poison.requestKey(), 4_000_000_000L, 40_000_000_000L);
+        p.onFallingEdge(clock.nanoTime(), Evidence.NONE);
+        p.tick(clock.nanoTime() + 10_000 * MS); // export still runs at the deadline
+        assertThat(p.filtered()).containsExactly("poison");
+
+        p.onDispatchEnd(other.requestKey(), 4_000_000_000L, 40_000_000_000L);
+
+        assertThat(p.filtered()).containsExactly("poison");
+    }
+
+    @Test
     void shouldNotFilterAnythingWhenTheEpisodeHasNoCostlyRequest() {
         DefaultPoisonMessagePoint p = point(config());
         normal(p, "quote", 50);

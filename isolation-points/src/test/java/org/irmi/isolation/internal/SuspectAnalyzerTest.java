@@ -30,6 +30,32 @@ class SuspectAnalyzerTest {
     }
 
     @Test
+    void shouldNameARequestThatOutlivedTheEpisodeByTheEpisodesCostTestWhenItEnds() {
+        SuspectAnalyzer a = new SuspectAnalyzer(config);
+        Map<String, CostTotals> episode = Map.of("quote", new CostTotals(40, 40 * 10_000L, 40 * 10_000L));
+        a.onEpisode(Set.of("quote", "poison"), Set.of("quote"), episode, baseline, Set.of());
+
+        var named = a.nameOutliving(1, "poison", new CostTotals(1, 4_000_000_000L, 40_000_000_000L), episode, baseline);
+        var usual = a.nameOutliving(1, "portfolio", new CostTotals(1, 50_000L, 200_000L), episode, baseline);
+
+        assertThat(named).isPresent();
+        assertThat(named.get().get("episode")).isEqualTo(1);
+        assertThat(named.get().get("namedCostShare")).isGreaterThan(0.99);
+        assertThat(usual).isEmpty();
+        assertThat(a.episodes()).isEqualTo(1);
+    }
+
+    @Test
+    void shouldNotNameARequestThatOutlivedTheEpisodeWhenAttributionIsOff() {
+        SuspectAnalyzer a = new SuspectAnalyzer(PoisonConfig.custom().attribution(false)
+                .naming(new PoisonConfig.Naming(10, 0.5, 0.05, 20)).build());
+        Map<String, CostTotals> episode = Map.of("quote", new CostTotals(40, 40 * 10_000L, 40 * 10_000L));
+
+        assertThat(a.nameOutliving(1, "poison", new CostTotals(1, 4_000_000_000L, 40_000_000_000L), episode, baseline))
+                .isEmpty();
+    }
+
+    @Test
     void shouldNotNameNormallyHeavyOperationWhenItsOwnBaselineIsAsHeavy() {
         SuspectAnalyzer a = new SuspectAnalyzer(PoisonConfig.custom()
                 .naming(DefaultPoisonMessagePointTest.naming(5)).build());
