@@ -14,11 +14,12 @@ import org.irmi.bench.experiments.internal.OrbKind;
 import org.irmi.bench.experiments.internal.ReportWriter;
 import org.irmi.bench.experiments.internal.ResultsJson;
 import org.irmi.bench.experiments.internal.crosstalk.CrosstalkExperiment;
+import org.irmi.bench.experiments.internal.normalday.NormalDayExperiment;
 import org.irmi.bench.experiments.internal.poison.PoisonExperiment;
 import org.irmi.bench.experiments.internal.slowclient.SlowClientExperiment;
 
 /**
- * {@code ./irmi experiments [poison|slow-client|crosstalk] [--quick] [--tiny] [--out DIR] [--results-doc FILE]}: runs the
+ * {@code ./irmi experiments [normal-day|poison|slow-client|crosstalk] [--quick] [--tiny] [--out DIR] [--results-doc FILE]}: runs the
  * paper's chaos experiments (all, or the named ones), each on plain JacORB and then on I-RMI,
  * writes the report into {@code results/<timestamp>/} and prints the goal summary.
  *
@@ -33,7 +34,8 @@ public final class ExperimentsMain {
     /** @return every experiment, by command-line name, in the order they run */
     public static Map<String, Experiment> experiments() {
         Map<String, Experiment> all = new LinkedHashMap<>();
-        for (Experiment experiment : List.of(new PoisonExperiment(), new SlowClientExperiment(), new CrosstalkExperiment())) {
+        for (Experiment experiment : List.of(new NormalDayExperiment(), new PoisonExperiment(), new SlowClientExperiment(),
+                new CrosstalkExperiment())) {
             all.put(experiment.name(), experiment);
         }
         return all;
@@ -168,8 +170,8 @@ public final class ExperimentsMain {
         if (error != null) {
             out.println("irmi experiments: " + error);
         }
-        out.println("usage: ./irmi experiments [poison|slow-client|crosstalk]... [--quick] [--repetitions N] [--out DIR] [--results-doc FILE]");
-        out.println("  no name: all three experiments;  --quick: everything in under 5 minutes;");
+        out.println("usage: ./irmi experiments [normal-day|poison|slow-client|crosstalk]... [--quick] [--repetitions N] [--out DIR] [--results-doc FILE]");
+        out.println("  no name: all four experiments;  --quick: everything in under 5 minutes;");
         out.println("  default: the paper's durations, 3 interleaved trials per ORB and condition (--quick: 1).");
         out.println("  The report goes to results/<timestamp>/ (with results.json); --results-doc F also writes F and F's .json.");
         System.exit(error == null ? 0 : 2);

@@ -57,7 +57,7 @@ class ExperimentsCiTest {
     void shouldRunEveryExperimentWhenAllAreRequested() {
         assertThat(report.failures()).isEmpty();
         assertThat(report.results()).extracting(ExperimentResult::name)
-                .containsExactly("poison", "slow-client", "crosstalk");
+                .containsExactly("normal-day", "poison", "slow-client", "crosstalk");
     }
 
     @Test

@@ -11,7 +11,7 @@ import java.util.TreeMap;
  * poison experiment plots: per second, the throughput and average execution time of the normal
  * operations (everything but the poison operation), their errors, and the garbage collections.
  */
-final class BackendSeries {
+public final class BackendSeries {
 
     /** One second of the backend. */
     record Second(long epochSecond, long normalCalls, double normalMeanMillis, long normalErrors, long poisonCalls,
@@ -26,7 +26,7 @@ final class BackendSeries {
      *
      * @param poisonOperations operation names that are the poison (not counted as normal)
      */
-    static BackendSeries parse(String csv, Set<String> poisonOperations) {
+    public static BackendSeries parse(String csv, Set<String> poisonOperations) {
         BackendSeries series = new BackendSeries();
         Map<Long, long[]> calls = new TreeMap<>();     // normal calls, normal errors, poison calls, gc, gcMillis
         Map<Long, double[]> micros = new TreeMap<>();  // sum of count * meanMicros over normal ops
@@ -77,7 +77,7 @@ final class BackendSeries {
     }
 
     /** @return normal calls per second averaged over [from, to), or NaN when no second is there */
-    double throughput(long fromEpochSecond, long toEpochSecond) {
+    public double throughput(long fromEpochSecond, long toEpochSecond) {
         long span = toEpochSecond - fromEpochSecond;
         if (span <= 0) {
             return Double.NaN;
@@ -87,6 +87,16 @@ final class BackendSeries {
             calls += s.normalCalls();
         }
         return calls / (double) span;
+    }
+
+    /** @return normal calls in the seconds [from, to) */
+    public long calls(long fromEpochSecond, long toEpochSecond) {
+        return between(fromEpochSecond, toEpochSecond).stream().mapToLong(Second::normalCalls).sum();
+    }
+
+    /** @return normal calls that failed in the seconds [from, to) */
+    public long errors(long fromEpochSecond, long toEpochSecond) {
+        return between(fromEpochSecond, toEpochSecond).stream().mapToLong(Second::normalErrors).sum();
     }
 
     /** @return errors of normal operations by operation name, over the whole series */

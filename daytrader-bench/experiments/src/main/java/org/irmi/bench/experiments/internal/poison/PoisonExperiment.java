@@ -31,7 +31,7 @@ public final class PoisonExperiment implements Experiment {
     /**
      * The backend JVM of every variant. {@code -Xmx256m}: the default maximum heap of WebSphere
      * 5.1's application servers, where the paper's Trade3 ran. (J2SE 1.4.2's own default, 64 MB,
-     * cannot hold DayTrader's default population, {@link PoisonTrial#USERS}: it runs out of memory
+     * cannot hold DayTrader's default population, {@link DayTraderUnderTest#USERS}: it runs out of memory
      * while populating.) {@code -XX:+UseSerialGC -XX:PretenureSizeThreshold=8k}: the 2004 JVMs (IBM's 1.4.2 under
      * WebSphere 5.1) had a flat heap, where every collection was a stop-the-world mark-sweep of the
      * whole heap; HotSpot 17's nearest is the serial collector with arrays of 8 KB and more allocated
@@ -40,13 +40,13 @@ public final class PoisonExperiment implements Experiment {
      * nursery the poison's garbage costs 0.3 ms young collections and plain JacORB loses nothing
      * measurable (docs/experiments.md).
      */
-    static final List<String> BACKEND_JVM = List.of("-Xmx256m", "-XX:+UseSerialGC", "-XX:PretenureSizeThreshold=8k");
+    public static final List<String> BACKEND_JVM = List.of("-Xmx256m", "-XX:+UseSerialGC", "-XX:PretenureSizeThreshold=8k");
 
     /**
      * One load mix: httperf sessions replaying DayTrader pages with a think time between them, and
      * the backend's CPU share ({@code backendCores}, 0 = the whole pinned core).
      */
-    record Mix(String name, String label, int sessions, double thinkSeconds, double backendCores) {
+    public record Mix(String name, String label, int sessions, double thinkSeconds, double backendCores) {
     }
 
     /**
@@ -56,11 +56,11 @@ public final class PoisonExperiment implements Experiment {
      * Without it, the backend pinned to a whole core of today idles through the paper's light load
      * and plain JacORB kept 67% of its throughput during the poison (docs/experiments.md).
      */
-    static final double PAPER_BACKEND_CORES = Double.parseDouble(System.getProperty("irmi.poison.paperBackendCores", "0.4"));
+    public static final double PAPER_BACKEND_CORES = Double.parseDouble(System.getProperty("irmi.poison.paperBackendCores", "0.4"));
 
-    static final Mix PAPER = new Mix("paper", "paper load: 4 sessions, 0.1 s think time, backend on a 2004 server's CPU share",
+    public static final Mix PAPER = new Mix("paper", "paper load: 4 sessions, 0.1 s think time, backend on a 2004 server's CPU share",
             4, 0.1, PAPER_BACKEND_CORES);
-    static final Mix HEAVY = new Mix("heavy", "heavier mix: 16 sessions, 0.02 s think time, backend on a core of today",
+    public static final Mix HEAVY = new Mix("heavy", "heavier mix: 16 sessions, 0.02 s think time, backend on a core of today",
             16, 0.02, 0);
 
     /** The outcome of one poison call (HTTP status; -1 when the call failed). */
@@ -75,8 +75,8 @@ public final class PoisonExperiment implements Experiment {
     }
 
     /** CPUs for taskset: the backend's own core, and the other for the web tier and httperf; nulls do not pin. */
-    record Pinning(String backendCpus, String clientCpus) {
-        static Pinning forThisMachine() {
+    public record Pinning(String backendCpus, String clientCpus) {
+        public static Pinning forThisMachine() {
             return Runtime.getRuntime().availableProcessors() >= 2 && new java.io.File("/usr/bin/taskset").canExecute()
                     ? new Pinning("1", "0") : new Pinning(null, null);
         }

@@ -77,8 +77,8 @@ final class PoisonReport {
                 + PoisonTrial.PROBE_PERIOD_MILLIS + " ms between episodes, from " + PoisonTrial.PROBE_DELAY_MILLIS / 1000.0
                 + " s after a call returns) or before the first rejected poison call. False positives: normal operations that"
                 + " failed on either tier. The SLA's neverFilter lists only login, logout, buy and sell.");
-        result.note("Backend conditions, for every variant: DayTrader's default population (" + PoisonTrial.USERS + " users, "
-                + PoisonTrial.QUOTES + " quotes), " + String.join(" ", PoisonExperiment.BACKEND_JVM)
+        result.note("Backend conditions, for every variant: DayTrader's default population (" + DayTraderUnderTest.USERS + " users, "
+                + DayTraderUnderTest.QUOTES + " quotes), " + String.join(" ", PoisonExperiment.BACKEND_JVM)
                 + (pinning.backendCpus() == null ? ", not pinned" : ", pinned to CPU " + pinning.backendCpus()
                 + " (taskset), web tier and httperf on CPU " + pinning.clientCpus())
                 + ". At the paper's load the backend is also limited to " + PoisonExperiment.PAPER_BACKEND_CORES

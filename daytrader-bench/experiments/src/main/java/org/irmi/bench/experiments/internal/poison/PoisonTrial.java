@@ -13,19 +13,14 @@ import java.util.concurrent.atomic.AtomicLong;
 import java.util.concurrent.atomic.AtomicReference;
 
 import org.irmi.bench.daytrader.AuditReport;
-import org.irmi.bench.daytrader.CpuQuota;
 import org.irmi.bench.daytrader.DayTraderDeployment;
 import org.irmi.bench.daytrader.Httperf;
 import org.irmi.bench.daytrader.HttperfResult;
 import org.irmi.bench.daytrader.HttperfWorkload;
-import org.irmi.bench.daytrader.OrbChoice;
 import org.irmi.bench.daytrader.SessionLog;
 import org.irmi.bench.daytrader.internal.ScenarioMix;
 import org.irmi.bench.experiments.RunContext;
-import org.irmi.bench.experiments.internal.DashboardOption;
-import org.irmi.bench.experiments.internal.OrbKind;
 import org.irmi.bench.experiments.internal.ProgressBar;
-import org.irmi.bench.experiments.internal.SlaFiles;
 
 /**
  * One trial: DayTrader started for one variant, httperf replaying the mix's session log, the
@@ -40,14 +35,6 @@ final class PoisonTrial {
 
     static final long PROBE_PERIOD_MILLIS = 500;
     static final long PROBE_DELAY_MILLIS = 2500;
-    /**
-     * DayTrader's default population (15,000 users, 10,000 quotes, up to 10 holdings each), as the
-     * paper's Trade3 had: its live set is what every whole-heap collection marks. Scaled down to
-     * 2,000 and 1,000 (before session 7), the backend's live set was about 16 MB and a collection
-     * in a poison episode took 17 ms.
-     */
-    static final int USERS = 15_000;
-    static final int QUOTES = 10_000;
 
     private PoisonTrial() {
     }
@@ -57,39 +44,15 @@ final class PoisonTrial {
         String tag = "poison-" + mix.name() + "-" + variant.key() + "-" + rep;
         Path work = context.resultsDir().resolve(tag);
         Files.createDirectories(work);
-        List<String> backendArgs = new ArrayList<>(backendJvmArgs);
-        backendArgs.add("-DOAIAddr=127.0.0.1");
-        if (variant.slaFile() != null) {
-            Path sla = SlaFiles.extract(context.resultsDir(), variant.slaFile());
-            backendArgs.add("-D" + OrbKind.SLA_PROPERTY + "=" + sla);
-            backendArgs.addAll(DashboardOption.jvmOptions(sla));
-        }
-        CpuQuota quota = null;
-        if (mix.backendCores() > 0) {
-            CpuQuota.Outcome outcome = CpuQuota.create("poison-backend", mix.backendCores());
-            if (outcome.quota().isEmpty()) {
-                throw new IllegalStateException("the " + mix.name() + " mix needs the backend limited to " + mix.backendCores()
-                        + " CPU, and no CPU quota could be made: " + outcome.reason());
-            }
-            quota = outcome.quota().get();
-        }
         ProgressBar bar = new ProgressBar(context.terminal());
         String label = variant.label() + " " + rep;
-        try (DayTraderDeployment dt = DayTraderDeployment.builder()
-                .orb(variant.orb() == OrbKind.IRMI ? OrbChoice.IRMI : OrbChoice.JACORB)
-                .users(USERS).quotes(QUOTES)
-                .backendJvmArgs(backendArgs)
-                .webJvmArgs(List.of("-Xmx512m", "-DOAIAddr=127.0.0.1"))
-                .backendCpus(pinning.backendCpus()).backendQuota(quota).webCpus(pinning.clientCpus())
-                .classPath(context.classPath())
-                .workDir(work)
-                .start()) {
+        try (DayTraderDeployment dt = DayTraderUnderTest.start(context, mix, variant, work, backendJvmArgs, pinning)) {
             long runMillis = phases.warmupMillis() + phases.steadyMillis() + phases.episodes() * phases.spacingMillis()
                     + phases.tailMillis();
             // Sessions sized for twice the run at the think time alone; httperf is stopped when the run is over.
             int pages = (int) Math.ceil(2.0 * runMillis / 1000 / Math.max(mix.thinkSeconds(), 0.005));
-            Path sessions = SessionLog.write(work.resolve("sessions.txt"), ScenarioMix.STANDARD, mix.sessions(), pages, USERS,
-                    QUOTES, 1000L * rep + mix.sessions());
+            Path sessions = SessionLog.write(work.resolve("sessions.txt"), ScenarioMix.STANDARD, mix.sessions(), pages, DayTraderUnderTest.USERS,
+                    DayTraderUnderTest.QUOTES, 1000L * rep + mix.sessions());
             HttperfWorkload workload = Httperf.sessionLog("127.0.0.1", dt.webPort(), mix.sessions(), mix.thinkSeconds(), sessions)
                     .cpus(pinning.clientCpus()).build();
             AtomicReference<Object> httperf = new AtomicReference<>();
@@ -130,7 +93,7 @@ final class PoisonTrial {
             while (calls.size() < phases.episodes() && System.currentTimeMillis() < waitUntil) {
                 Thread.sleep(100); // a poison call still running (plain JacORB lets it finish)
             }
-            interruptHttperf();
+            DayTraderUnderTest.interruptHttperf();
             load.join(30_000);
             long since = loadStart / 1000 - 1;
             String backendCsv = dt.timeSeriesCsv("backend", since);
@@ -170,23 +133,6 @@ final class PoisonTrial {
             }
         }
         return BackendSeries.parse(csv, poison);
-    }
-
-    /**
-     * Ends the httperf this JVM started (our own child process, found by its command name) with
-     * SIGINT, on which httperf stops and still prints its report.
-     */
-    private static void interruptHttperf() throws InterruptedException {
-        List<ProcessHandle> found = ProcessHandle.current().descendants()
-                .filter(p -> p.info().command().map(c -> c.endsWith("/httperf") || c.equals("httperf")).orElse(false))
-                .toList();
-        for (ProcessHandle p : found) {
-            try {
-                new ProcessBuilder("kill", "-INT", Long.toString(p.pid())).start().waitFor();
-            } catch (java.io.IOException e) {
-                p.destroy();
-            }
-        }
     }
 
     static PoisonExperiment.Call call(DayTraderDeployment dt, long millis) {

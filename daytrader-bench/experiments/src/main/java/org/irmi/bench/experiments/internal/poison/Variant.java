@@ -7,7 +7,7 @@ import org.irmi.bench.experiments.internal.OrbKind;
  * poison request type. Both I-RMI variants use the same thresholds and neverFilter; only the
  * identification differs.
  */
-enum Variant {
+public enum Variant {
     /** Plain JacORB: the baseline that must show the harm. */
     PLAIN("plain JacORB", OrbKind.PLAIN, null),
     /** I-RMI naming the offender from per-request CPU and allocation, in the first episode. */
@@ -25,21 +25,21 @@ enum Variant {
         this.slaFile = slaFile;
     }
 
-    String label() {
+    public String label() {
         return label;
     }
 
-    OrbKind orb() {
+    public OrbKind orb() {
         return orb;
     }
 
     /** @return the SLA resource under {@code sla/}, or null for plain JacORB */
-    String slaFile() {
+    public String slaFile() {
         return slaFile;
     }
 
     /** @return a short key for file names and results.json, e.g. {@code setdiff} */
-    String key() {
+    public String key() {
         return switch (this) {
             case PLAIN -> "plain";
             case COST -> "cost";

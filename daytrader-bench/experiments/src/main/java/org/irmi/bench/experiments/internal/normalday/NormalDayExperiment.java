@@ -1,0 +1,112 @@
+package org.irmi.bench.experiments.internal.normalday;
+
+import java.util.ArrayList;
+import java.util.List;
+
+import org.irmi.bench.experiments.Experiment;
+import org.irmi.bench.experiments.ExperimentResult;
+import org.irmi.bench.experiments.RunContext;
+import org.irmi.bench.experiments.RunLength;
+import org.irmi.bench.experiments.internal.OrbKind;
+import org.irmi.bench.experiments.internal.poison.PoisonExperiment;
+import org.irmi.bench.experiments.internal.poison.Variant;
+
+/**
+ * The operator's ordinary day: DayTrader with nothing wrong, on plain JacORB and on I-RMI with each
+ * SLA the poison experiment loads, in the poison experiment's conditions (the same backend, loads and
+ * pinning), without a poison call. It measures what I-RMI costs when nothing is wrong (normal
+ * throughput, page p99 and the backend's CPU per call, after the JIT has warmed) and whether ordinary
+ * CPU contention makes the poison point open episodes or refuse anything (a CPU burner on the
+ * backend's core, {@value #BURN_MILLIS} ms in every {@value #BURN_PERIOD_MILLIS} ms). Trials are
+ * interleaved, the variants' order reversed every other repetition, so the machine's drift falls on
+ * all alike.
+ */
+public final class NormalDayExperiment implements Experiment {
+
+    static final long BURN_MILLIS = 2_000;
+    static final long BURN_PERIOD_MILLIS = 10_000;
+    /** Trials per cell in a full run, whatever the run's default (medians of at least 5). */
+    static final int FULL_REPETITIONS = 5;
+
+    /** The phases of one trial, in milliseconds; the contended window runs on I-RMI only. */
+    record Phases(long warmupMillis, long quietMillis, long contendedMillis) {
+    }
+
+    @Override
+    public String name() {
+        return "normal-day";
+    }
+
+    @Override
+    public ExperimentResult run(RunContext context) throws Exception {
+        Phases phases = phases(context.length());
+        List<Cell> plan = plan(context.length());
+        ExperimentResult result = new ExperimentResult(name(), "A normal day: what I-RMI costs when nothing is wrong");
+        PoisonExperiment.Pinning pinning = PoisonExperiment.Pinning.forThisMachine();
+        if (pinning.backendCpus() == null) {
+            result.note("The backend was NOT pinned to a core of its own (fewer than 2 CPUs or no taskset): no contended window.");
+        }
+        if (plan.stream().anyMatch(c -> c.variant().orb() == OrbKind.IRMI) && !OrbKind.irmiAvailable()) {
+            result.note("I-RMI was not run: " + OrbKind.IRMI_ORB_CLASS + " is not on the class path.");
+            plan = plan.stream().filter(c -> c.variant().orb() == OrbKind.PLAIN).toList();
+        }
+        int repetitions = context.length() == RunLength.FULL ? Math.max(FULL_REPETITIONS, context.repetitions())
+                : context.repetitions();
+        context.say("normal day: " + repetitions + " interleaved trial(s) of " + plan.size() + " cells; each trial: warm-up "
+                + phases.warmupMillis() / 1000 + " s, quiet " + phases.quietMillis() / 1000 + " s"
+                + (phases.contendedMillis() > 0 ? ", then on I-RMI " + phases.contendedMillis() / 1000 + " s beside a CPU burner" : ""));
+        List<NormalDayRun> runs = new ArrayList<>();
+        for (int rep = 1; rep <= repetitions; rep++) {
+            List<Cell> order = new ArrayList<>(plan);
+            if (rep % 2 == 0) {
+                java.util.Collections.reverse(order);
+            }
+            for (Cell cell : order) {
+                context.say("normal day, trial " + rep + ", " + cell.mix().label() + ", on " + cell.variant().label());
+                runs.add(NormalDayTrial.run(context, cell.mix(), cell.variant(), rep, phases, pinning));
+            }
+        }
+        NormalDayReport.write(context, result, runs, phases, pinning);
+        return result;
+    }
+
+    /** One (load, variant) cell. */
+    record Cell(PoisonExperiment.Mix mix, Variant variant) {
+    }
+
+    /**
+     * Full runs: both loads, plain JacORB and I-RMI with each poison SLA. --quick and CI: the heavy
+     * mix, plain and cost attribution. {@code -Dirmi.poison.mixes} and {@code -Dirmi.orbs} narrow it.
+     */
+    static List<Cell> plan(RunLength length) {
+        List<Cell> plan = new ArrayList<>();
+        List<PoisonExperiment.Mix> mixes = length == RunLength.FULL ? List.of(PoisonExperiment.HEAVY, PoisonExperiment.PAPER)
+                : List.of(PoisonExperiment.HEAVY);
+        for (PoisonExperiment.Mix mix : mixes) {
+            plan.add(new Cell(mix, Variant.PLAIN));
+            plan.add(new Cell(mix, Variant.COST));
+            if (length == RunLength.FULL) {
+                plan.add(new Cell(mix, Variant.SET_DIFFERENCE));
+            }
+        }
+        String only = System.getProperty("irmi.poison.mixes");
+        List<OrbKind> orbs = OrbKind.selected();
+        return plan.stream().filter(c -> only == null || List.of(only.split(",")).contains(c.mix().name()))
+                .filter(c -> orbs.contains(c.variant().orb())).toList();
+    }
+
+    /** Full: 30 s of warm-up (the JIT), 30 s measured, 60 s contended. CI: the direction only. */
+    static Phases phases(RunLength length) {
+        String given = System.getProperty("irmi.normalday.phases"); // warm-up,quiet,contended in seconds, for development
+        if (given != null) {
+            String[] p = given.split(",");
+            return new Phases(1000L * Long.parseLong(p[0].trim()), 1000L * Long.parseLong(p[1].trim()),
+                    1000L * Long.parseLong(p[2].trim()));
+        }
+        return switch (length) {
+            case FULL -> new Phases(30_000, 30_000, 60_000);
+            case QUICK -> new Phases(15_000, 10_000, 20_000);
+            case TINY -> new Phases(8_000, 5_000, 0);
+        };
+    }
+}
