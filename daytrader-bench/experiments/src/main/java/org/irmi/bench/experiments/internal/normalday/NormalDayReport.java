@@ -68,9 +68,9 @@ final class NormalDayReport {
                 + ", web tier and httperf on CPU " + pinning.clientCpus())
                 + "; at the paper's load the backend is limited to " + PoisonExperiment.PAPER_BACKEND_CORES
                 + " of its core (cgroup quota). The I-RMI variants load the poison experiment's SLAs (poison.yaml, poison-setdiff.yaml).");
-        String extra = System.getProperty(org.irmi.bench.experiments.internal.poison.DayTraderUnderTest.IRMI_BACKEND_OPTIONS);
+        String extra = System.getProperty(org.irmi.bench.experiments.internal.poison.DayTraderUnderTest.BACKEND_OPTIONS);
         if (extra != null && !extra.isBlank()) {
-            result.note("The I-RMI backends ran with these options added: " + extra.trim());
+            result.note("The backends ran with these options added: " + extra.trim());
         }
         goals(result, runs);
     }

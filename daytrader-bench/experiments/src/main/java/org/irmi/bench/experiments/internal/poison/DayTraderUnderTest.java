@@ -31,10 +31,10 @@ public final class DayTraderUnderTest {
     public static final int QUOTES = 10_000;
 
     /**
-     * More JVM options for the I-RMI backends, space-separated (e.g. {@code -Dirmi.transport.inline_max_cost_us=0}):
-     * an operator's way to measure a setting in the experiments' conditions. Reports name it.
+     * More JVM options for every backend, space-separated (e.g. {@code -Dirmi.transport.inline_max_cost_us=0}, or a
+     * flight recording): a way to measure a setting, or profile, in the experiments' conditions. Reports name it.
      */
-    public static final String IRMI_BACKEND_OPTIONS = "irmi.experiments.irmiBackendOptions";
+    public static final String BACKEND_OPTIONS = "irmi.experiments.backendOptions";
 
     private DayTraderUnderTest() {
     }
@@ -53,10 +53,10 @@ public final class DayTraderUnderTest {
             Path sla = SlaFiles.extract(context.resultsDir(), variant.slaFile());
             backendArgs.add("-D" + OrbKind.SLA_PROPERTY + "=" + sla);
             backendArgs.addAll(DashboardOption.jvmOptions(sla));
-            String extra = System.getProperty(IRMI_BACKEND_OPTIONS, "").trim();
-            if (!extra.isEmpty()) {
-                backendArgs.addAll(List.of(extra.split("\\s+")));
-            }
+        }
+        String extra = System.getProperty(BACKEND_OPTIONS, "").trim();
+        if (!extra.isEmpty()) {
+            backendArgs.addAll(List.of(extra.split("\\s+")));
         }
         CpuQuota quota = null;
         if (mix.backendCores() > 0) {
