@@ -144,6 +144,10 @@ public final class IsolationRuntime implements MeterBinder {
                 .put("cpuCores", event.sample().cpuCores())
                 .put("gcTimeFraction", event.sample().gcTimeFraction())
                 .put("allocatedBytesPerSecond", event.sample().allocatedBytesPerSecond());
+        if (!Double.isNaN(event.sample().othersCores()) && !Double.isNaN(event.baseline().othersCores())) {
+            e.put("othersCores", event.sample().othersCores())
+                    .put("baselineOthersCores", event.baseline().othersCores());
+        }
         if (event instanceof EdgeEvent.RisingEdge r) {
             e.put("throughputDropPercent", r.throughputDropPercent());
             r.risePercent().forEach((res, pct) -> e.put(res.name().toLowerCase(
