@@ -147,7 +147,9 @@ class DashboardBrowserTest {
         boolean sawOpenEpisode = false;
         long episodeDeadline = poisonStart + 12_000_000_000L;
         while (System.nanoTime() < episodeDeadline && !sawOpenEpisode) {
-            if (text("episode-badge").startsWith("POISON EPISODE")) {
+            // an open episode has named nothing yet: it is watched, not an alarm
+            if (text("episode-badge").startsWith("watching episode")) {
+                assertThat(browser.findElement(By.id("episode-badge")).getAttribute("class")).contains("watch");
                 sawOpenEpisode = true;
                 screenshot("poison-episode.png");
             } else {
@@ -171,6 +173,9 @@ class DashboardBrowserTest {
         assertThat(browser.findElement(By.cssSelector("#poison-filters tbody tr")).getText())
                 .startsWith("poison filtered");
         assertThat(point.filtered()).containsExactly("poison");
+        // a suspect named and filtered: the red badge
+        wait.until(b -> text("episode-badge").startsWith("POISON FILTERED: poison"));
+        assertThat(browser.findElement(By.id("episode-badge")).getAttribute("class")).contains("alert");
 
         // the next poison call is refused on the reader thread: a decision with its evidence
         Throwable refused = catchThrowable(() -> trade.poison(4_000));

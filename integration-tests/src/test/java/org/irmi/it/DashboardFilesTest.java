@@ -168,5 +168,9 @@ class DashboardFilesTest {
         }
         assertThat(exprByAlert.get("IrmiSlaObjectiveViolated")).contains("irmi_sla_violated");
         assertThat(exprByAlert.get("IrmiPoisonFilterStaysOn")).contains("irmi_isolation_poison_filtered_signatures");
+        assertThat(exprByAlert.get("IrmiPoisonSuspectNamed")).contains("irmi_isolation_poison_named_suspects_total");
+        // an episode that names no suspect is only watched: no rule alarms on it
+        assertThat(exprByAlert.values()).as("no alert on a watched episode").noneMatch(e -> e.contains("watching")
+                || e.contains("irmi_edges_") || e.contains("irmi_isolation_poison_episodes"));
     }
 }

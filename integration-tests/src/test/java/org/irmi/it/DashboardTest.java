@@ -124,6 +124,8 @@ class DashboardTest {
         assertThat(conn.has("sharePercent")).isTrue();
         JsonNode poison = state.path("poison");
         assertThat(poison.path("inEpisode").asBoolean()).isFalse();
+        assertThat(poison.path("watching").asBoolean()).isFalse();
+        assertThat(poison.path("state").asText()).isEqualTo("quiet");
         assertThat(poison.path("throughputCurrent").path("throughputPerSecond").asDouble()).isPositive();
         assertThat(poison.path("filters").isArray()).isTrue();
         JsonNode pair = state.path("slowClient").path("pairs").path(0);

@@ -144,6 +144,10 @@ public final class IsolationRuntime implements MeterBinder {
                 .put("cpuCores", event.sample().cpuCores())
                 .put("gcTimeFraction", event.sample().gcTimeFraction())
                 .put("allocatedBytesPerSecond", event.sample().allocatedBytesPerSecond());
+        if (!Double.isNaN(event.sample().othersCores()) && !Double.isNaN(event.baseline().othersCores())) {
+            e.put("othersCores", event.sample().othersCores())
+                    .put("baselineOthersCores", event.baseline().othersCores());
+        }
         if (event instanceof EdgeEvent.RisingEdge r) {
             e.put("throughputDropPercent", r.throughputDropPercent());
             r.risePercent().forEach((res, pct) -> e.put(res.name().toLowerCase(
@@ -208,6 +212,9 @@ public final class IsolationRuntime implements MeterBinder {
         private final Supplier<IsolationRuntime> current;
         private final long[][] carried = new long[PointKind.values().length][Decision.Action.values().length];
         private IsolationRuntime last;
+        private IsolationRuntime lastPoison;
+        private long carriedEpisodes;
+        private long carriedNamed;
 
         Following(Supplier<IsolationRuntime> current) {
             this.current = current;
@@ -226,6 +233,20 @@ public final class IsolationRuntime implements MeterBinder {
                 last = rt;
             }
             return carried[p.ordinal()][a.ordinal()] + rt.decisions(p, a);
+        }
+
+        /** Episodes analysed, or suspects named, carried over SLA reloads like the decisions. */
+        private synchronized double poisonCount(boolean named) {
+            IsolationRuntime rt = current.get();
+            long now = rt.poison == null ? 0 : named ? rt.poison.suspectsNamed() : rt.poison.episodes();
+            if (rt != lastPoison) {
+                if (lastPoison != null && lastPoison.poison != null) {
+                    carriedEpisodes += lastPoison.poison.episodes();
+                    carriedNamed += lastPoison.poison.suspectsNamed();
+                }
+                lastPoison = rt;
+            }
+            return (named ? carriedNamed : carriedEpisodes) + now;
         }
 
         @Override
@@ -248,6 +269,18 @@ public final class IsolationRuntime implements MeterBinder {
                 return p == null ? 0 : p.filtered().size();
             }).description("Request signatures filtered as poison now (incl. on probation)").baseUnit("signatures")
                     .strongReference(true).register(registry);
+            Gauge.builder("irmi.isolation.poison.watching", this, f -> {
+                DefaultPoisonMessagePoint p = f.current.get().poison;
+                return p != null && p.watching() ? 1 : 0;
+            }).description("1 while the poison point watches an episode that has named no suspect (not an alarm)")
+                    .baseUnit("episodes").strongReference(true).register(registry);
+            FunctionCounter.builder("irmi.isolation.poison.episodes", this, f -> f.poisonCount(false))
+                    .description("Poison episodes analysed, whether or not they named a suspect")
+                    .baseUnit("episodes").register(registry);
+            FunctionCounter.builder("irmi.isolation.poison.named", this, f -> f.poisonCount(true))
+                    .description("Suspects named by the poison point (an episode's analysis filtered a request"
+                            + " signature or named one by cost)")
+                    .baseUnit("suspects").register(registry);
             Gauge.builder("irmi.isolation.poison.in_flight", this, f -> {
                 DefaultPoisonMessagePoint p = f.current.get().poison;
                 return p == null ? 0 : p.inFlightCount();

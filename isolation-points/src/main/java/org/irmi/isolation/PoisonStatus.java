@@ -26,6 +26,27 @@ public interface PoisonStatus {
     /** @return episodes seen so far. */
     int episodes();
 
+    /**
+     * Whether the point is watching an episode that has named no suspect yet: from its rising edge
+     * until its analysis (including a short episode waiting for a new rise, and an ended one waiting
+     * for its requests to finish). Watching is not an alarm: an episode names its suspect, if any,
+     * when it is analysed, and CPU taken by other processes opens none at all. Any thread.
+     *
+     * @return true while an episode is watched
+     */
+    default boolean watching() {
+        return openEpisode().isPresent();
+    }
+
+    /**
+     * @return suspects named so far: analyses that filtered a signature or named one by cost (an
+     *         episode whose poison call outlived its analysis counts when the call ends and is named).
+     *         Episodes that named nothing are not counted here. Any thread.
+     */
+    default long suspectsNamed() {
+        return 0;
+    }
+
     /** Filters a signature by hand (operator action); it heals like any other. */
     void filter(String signature, long nowNanos);
 

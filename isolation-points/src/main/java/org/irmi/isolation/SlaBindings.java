@@ -8,6 +8,9 @@ import org.irmi.monitors.EdgeDetectorConfig;
  * mapping only converts shapes. (The isolation points take the SLA's sections themselves.)
  */
 public final class SlaBindings {
+    /** Samples in a row that must show the drop and the rise before a rising edge. */
+    public static final int RISING_SAMPLES = 2;
+
     private SlaBindings() {
     }
 
@@ -32,6 +35,10 @@ public final class SlaBindings {
                 // the SLA's baseline is its whole baselineWindow: no edge until a full window of
                 // traffic has been seen (a 3-sample baseline at start-up took cold requests for a drop)
                 .minBaselineSamples(baselineSamples)
+                // the drop and the rise in two samples in a row: one heavy request, one collection or
+                // one compilation fills a single sample (and an episode of one sample lasted a whole
+                // sample period, so it passed a minEpisode of one period)
+                .risingSamples(RISING_SAMPLES)
                 .resources(pc.resources())
                 .build();
     }

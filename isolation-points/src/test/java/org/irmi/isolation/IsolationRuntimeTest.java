@@ -69,6 +69,58 @@ class IsolationRuntimeTest {
     }
 
     @Test
+    void shouldShowAnEpisodeAsWatchedAndNotNamedWhenItNamesNoSuspect() {
+        IsolationRuntime rt = runtime();
+        SimpleMeterRegistry registry = new SimpleMeterRegistry();
+        rt.bindTo(registry);
+        PoisonMessagePoint p = rt.poison().orElseThrow();
+        EdgeSample base = new EdgeSample(0, 100, 0.5, 0.01, 1e6);
+        rt.onEdge(new EdgeEvent.RisingEdge(clock.nanoTime(), new EdgeSample(1, 60, 0.5, 0.03, 1e6), base, 40,
+                Map.of(org.irmi.sla.PoisonConfig.Resource.GC, 200.0)));
+        assertThat(registry.get("irmi.isolation.poison.watching").gauge().value()).isEqualTo(1.0);
+        assertThat(p.watching()).isTrue();
+        for (int i = 1; i < 30; i++) { // only cheap, common requests run during it
+            IncomingRequest r = req(i, "quote");
+            p.onRequestHeader(r);
+            p.onDispatchEnd(r.requestKey(), 10_000, 1_000);
+        }
+        clock.advance(java.time.Duration.ofSeconds(2));
+        rt.onEdge(new EdgeEvent.FallingEdge(clock.nanoTime(), base, base, 2_000_000_000L, EdgeEvent.Recovery.RECOVERED));
+
+        assertThat(p.episodes()).isEqualTo(1);
+        assertThat(p.watching()).isFalse();
+        assertThat(registry.get("irmi.isolation.poison.watching").gauge().value()).isEqualTo(0.0);
+        assertThat(registry.get("irmi.isolation.poison.episodes").functionCounter().count()).isEqualTo(1.0);
+        assertThat(registry.get("irmi.isolation.poison.named").functionCounter().count()).isEqualTo(0.0);
+    }
+
+    @Test
+    void shouldCountASuspectNamedWhenAnEpisodeFiltersOne() {
+        IsolationRuntime rt = runtime();
+        SimpleMeterRegistry registry = new SimpleMeterRegistry();
+        rt.bindTo(registry);
+        PoisonMessagePoint p = rt.poison().orElseThrow();
+        IncomingRequest poison = req(1, "poison");
+        p.onRequestHeader(poison);
+        EdgeSample base = new EdgeSample(0, 100, 0.5, 0.01, 1e6);
+        rt.onEdge(new EdgeEvent.RisingEdge(clock.nanoTime(), new EdgeSample(1, 20, 1.8, 0.4, 5e8), base, 80,
+                Map.of(org.irmi.sla.PoisonConfig.Resource.ALLOCATION, 49_900.0)));
+        for (int i = 2; i < 30; i++) {
+            IncomingRequest r = req(i, "quote");
+            p.onRequestHeader(r);
+            p.onDispatchEnd(r.requestKey(), 10_000, 1_000);
+        }
+        p.onDispatchEnd(poison.requestKey(), 3_000_000_000L, 30_000_000_000L);
+        clock.advance(java.time.Duration.ofSeconds(3));
+        rt.onEdge(new EdgeEvent.FallingEdge(clock.nanoTime(), base, base, 3_000_000_000L, EdgeEvent.Recovery.RECOVERED));
+
+        assertThat(p.filtered()).containsExactly("poison");
+        assertThat(registry.get("irmi.isolation.poison.named").functionCounter().count()).isEqualTo(1.0);
+        assertThat(registry.get("irmi.isolation.poison.episodes").functionCounter().count()).isEqualTo(1.0);
+        assertThat(registry.get("irmi.isolation.poison.watching").gauge().value()).isEqualTo(0.0);
+    }
+
+    @Test
     void shouldCountDecisionsInMicrometerByPointAndAction() {
         IsolationRuntime rt = runtime();
         SimpleMeterRegistry registry = new SimpleMeterRegistry();

@@ -11,7 +11,8 @@ import org.irmi.monitors.internal.BaselineEdgeDetector;
  *
  * <ul>
  *   <li><b>Rising edge</b>: throughput below its baseline by more than X% while CPU, GC time or
- *       allocation is above its baseline by more than Y%.</li>
+ *       allocation is above its baseline by more than Y%, in a configured number of samples in a
+ *       row, unless other processes took the CPU (their CPU rose more than this process's).</li>
  *   <li><b>Falling edge</b>: throughput back within R% (R &lt; X: hysteresis) of the same baseline,
  *       or the episode exceeded its maximum length.</li>
  * </ul>
@@ -39,11 +40,19 @@ public interface EdgeDetector {
     /** @return falling edges so far (any thread) */
     long fallingEdges();
 
+    /**
+     * @return samples so far whose throughput drop and resource rise were set aside because other
+     *         processes' CPU rose more than this process's own (any thread)
+     */
+    default long contendedSamples() {
+        return 0;
+    }
+
     /** @return the current baseline, or empty before the first sample */
     Optional<EdgeSample> baseline();
 
     /**
-     * Counters {@code irmi.edges.rising}, {@code irmi.edges.falling} and gauge
+     * Counters {@code irmi.edges.rising}, {@code irmi.edges.falling}, {@code irmi.edges.contended} and gauge
      * {@code irmi.edges.episode.active}, tagged {@code detector}.
      *
      * @param detectorName a fixed name, e.g. {@code "poison"}

@@ -26,7 +26,10 @@ import org.irmi.sla.PoisonConfig.Resource;
  *       not turn noise into an infinite rise;</li>
  *   <li>{@code maxEpisode}: an episode that never recovers ends as {@link EdgeEvent.Recovery#EXPIRED};</li>
  *   <li>{@code resources}: which resources may make a rising edge (default all three; the SLA's
- *       {@code poison.resources}).</li>
+ *       {@code poison.resources});</li>
+ *   <li>{@code risingSamples}: the drop and the rise must both hold in that many samples in a row
+ *       (one heavy request, one collection or one compilation fills a single sample; a poison
+ *       message fills many).</li>
  * </ul>
  */
 public final class EdgeDetectorConfig {
@@ -51,6 +54,8 @@ public final class EdgeDetectorConfig {
     public static final double DEFAULT_GC_FLOOR_FRACTION = 0.01;
     /** Default allocation floor: 1 MiB/s. */
     public static final double DEFAULT_ALLOCATION_FLOOR_BYTES_PER_SECOND = 1_048_576.0;
+    /** Default samples in a row that a rising edge needs: 1. */
+    public static final int DEFAULT_RISING_SAMPLES = 1;
     /** Default longest episode: 60 s. */
     public static final Duration DEFAULT_MAX_EPISODE = Duration.ofSeconds(60);
     /** Default watched resources: all of them. */
@@ -69,6 +74,7 @@ public final class EdgeDetectorConfig {
     private final double allocationFloorBytesPerSecond;
     private final Duration maxEpisode;
     private final Set<Resource> resources;
+    private final int risingSamples;
 
     private EdgeDetectorConfig(Builder b) {
         this.resources = b.resources;
@@ -83,6 +89,7 @@ public final class EdgeDetectorConfig {
         this.gcFloorFraction = b.gcFloorFraction;
         this.allocationFloorBytesPerSecond = b.allocationFloorBytesPerSecond;
         this.maxEpisode = b.maxEpisode;
+        this.risingSamples = b.risingSamples;
     }
 
     /** @return a builder starting from the defaults */
@@ -119,12 +126,14 @@ public final class EdgeDetectorConfig {
     public Duration maxEpisode() { return maxEpisode; }
     /** @return the resources whose rise can make a rising edge (immutable, not empty) */
     public Set<Resource> resources() { return resources; }
+    /** @return samples in a row that must each show the drop and the rise before a rising edge */
+    public int risingSamples() { return risingSamples; }
 
     @Override
     public String toString() {
         return "EdgeDetectorConfig[drop=" + throughputDropPercent + "%, rise=" + resourceRisePercent + "%, recovery="
                 + recoveryPercent + "% x" + recoverySamples + ", baseline=" + minBaselineSamples + ".." + baselineSamples
-                + " samples, maxEpisode=" + maxEpisode + ", resources=" + resources + "]";
+                + " samples, rising after " + risingSamples + " sample(s), maxEpisode=" + maxEpisode + ", resources=" + resources + "]";
     }
 
     /** Builder; NOT THREAD-SAFE. */
@@ -141,8 +150,19 @@ public final class EdgeDetectorConfig {
         private double allocationFloorBytesPerSecond = DEFAULT_ALLOCATION_FLOOR_BYTES_PER_SECOND;
         private Duration maxEpisode = DEFAULT_MAX_EPISODE;
         private Set<Resource> resources = DEFAULT_RESOURCES;
+        private int risingSamples = DEFAULT_RISING_SAMPLES;
 
         private Builder() {
+        }
+
+        /**
+         * @param count samples in a row, each with the drop and a resource rise against the same
+         *              baseline, that a rising edge needs, &gt;= 1 (1: the first such sample)
+         * @return this
+         */
+        public Builder risingSamples(int count) {
+            this.risingSamples = atLeast(count, 1, "risingSamples");
+            return this;
         }
 
         /** @param watched resources whose rise can make a rising edge; at least one @return this */

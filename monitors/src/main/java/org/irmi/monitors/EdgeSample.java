@@ -9,9 +9,18 @@ package org.irmi.monitors;
  * @param cpuCores                 process CPU over the window, cores
  * @param gcTimeFraction           fraction of the window spent in GC, 0..1
  * @param allocatedBytesPerSecond  bytes allocated per second by requests over the window
+ * @param othersCores              CPU used by the machine's other processes over the window, cores
+ *                                 (NaN when unknown): when it rises more than this process's own CPU
+ *                                 does, a throughput drop is explained by CPU taken by others
  */
 public record EdgeSample(long atNanos, double throughputPerSecond, double cpuCores, double gcTimeFraction,
-                         double allocatedBytesPerSecond) {
+                         double allocatedBytesPerSecond, double othersCores) {
+
+    /** A sample without the other processes' CPU (unknown: NaN). */
+    public EdgeSample(long atNanos, double throughputPerSecond, double cpuCores, double gcTimeFraction,
+                      double allocatedBytesPerSecond) {
+        this(atNanos, throughputPerSecond, cpuCores, gcTimeFraction, allocatedBytesPerSecond, Double.NaN);
+    }
 
     /**
      * Builds a sample from the monitors' snapshots.

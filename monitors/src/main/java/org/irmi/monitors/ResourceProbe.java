@@ -28,6 +28,24 @@ public interface ResourceProbe {
     /** @return processors available to the JVM */
     int availableProcessors();
 
+    /**
+     * @return time spent in garbage collection so far, all collectors, nanoseconds (monotonic), or -1
+     *         if unknown. Wall time of the collections, as the JVM reports it.
+     */
+    default long gcTimeNanos() {
+        return -1L;
+    }
+
+    /**
+     * @return CPU time used so far by the whole machine (every process: user, nice, system, irq,
+     *         softirq and steal time of every CPU, Linux's {@code /proc/stat}), nanoseconds
+     *         (monotonic, in steps of the kernel's clock tick, usually 10 ms), or -1 if unknown.
+     *         With {@link #processCpuNanos()} it tells how much CPU other processes took.
+     */
+    default long machineCpuNanos() {
+        return -1L;
+    }
+
     /** @return the probe reading this JVM's MXBeans */
     static ResourceProbe jvm() {
         return JvmResourceProbe.INSTANCE;

@@ -118,6 +118,12 @@ final class DashboardJson {
         j.field("episodes", p.episodes());
         Optional<EpisodeReport> open = p.openEpisode();
         j.field("inEpisode", open.isPresent());
+        // watching: an episode that has named no suspect (not an alarm); filtering: a signature is filtered
+        boolean watching = p.watching();
+        boolean filtering = !p.filtered().isEmpty();
+        j.field("watching", watching);
+        j.field("suspectsNamed", p.suspectsNamed());
+        j.field("state", filtering ? "filtering" : watching ? "watching" : "quiet");
         edge(j, "throughputBaseline", isolation.throughputBaseline().orElse(null));
         edge(j, "throughputCurrent", isolation.lastEdgeSample().orElse(null));
         if (open.isPresent()) {
@@ -149,7 +155,8 @@ final class DashboardJson {
         }
         j.name(name).open().field("throughputPerSecond", s.throughputPerSecond()).field("cpuCores", s.cpuCores())
                 .field("gcTimePercent", 100 * s.gcTimeFraction())
-                .field("allocatedBytesPerSecond", s.allocatedBytesPerSecond()).close();
+                .field("allocatedBytesPerSecond", s.allocatedBytesPerSecond())
+                .field("othersCores", Double.isNaN(s.othersCores()) ? null : (Object) s.othersCores()).close();
     }
 
     private static void episode(Json j, EpisodeReport r, long nowNanos) {

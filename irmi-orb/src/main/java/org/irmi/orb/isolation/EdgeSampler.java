@@ -4,12 +4,22 @@ import java.util.concurrent.atomic.LongAdder;
 
 import org.irmi.monitors.Clock;
 import org.irmi.monitors.EdgeSample;
-import org.irmi.monitors.LocalResourceMonitor;
-import org.irmi.monitors.LocalResourceSnapshot;
+import org.irmi.monitors.ResourceProbe;
 
 /**
- * What the poison point's edge detector weighs: completions per second and bytes allocated per
- * second since the last sample, with this node's CPU cores in use and GC time fraction.
+ * What the poison point's edge detector weighs, every figure over the same interval (since the last
+ * sample): completions per second, bytes allocated per second by requests, this process's CPU in
+ * cores, the fraction of the interval spent in GC, and the CPU the machine's other processes used,
+ * in cores.
+ *
+ * <pre>
+ *   throughput = completions / dt        cpuCores    = processCpu / dt
+ *   allocation = allocatedBytes / dt     gcFraction  = gcTime / dt
+ *   othersCores = max(0, machineCpu / dt - cpuCores)
+ * </pre>
+ * Each over the interval and not over the monitors' longer resource window: a window of 2 s would
+ * spread one collection or one heavy request over four samples of 0.5 s, where the drop it is set
+ * against is one sample's.
  *
  * <p>THREADING: {@link #onCompletion} from dispatch threads (adders, wait-free); {@link #sample}
  * from one thread at a time (the runtime's edge sampling, on the ticker thread).
@@ -17,7 +27,7 @@ import org.irmi.monitors.LocalResourceSnapshot;
 final class EdgeSampler {
 
     private final Clock clock;
-    private final LocalResourceMonitor local;
+    private final ResourceProbe probe;
     // fed on dispatch threads, read by the sampler
     private final LongAdder completions = new LongAdder();
     private final LongAdder allocatedBytes = new LongAdder();
@@ -25,12 +35,18 @@ final class EdgeSampler {
     private long lastSampleNanos;
     private long lastCompletions;
     private long lastAllocated;
+    private long lastCpuNanos;
+    private long lastGcNanos;
+    private long lastMachineNanos;
 
     /** The first sample covers the time from now. */
-    EdgeSampler(Clock clock, LocalResourceMonitor local) {
+    EdgeSampler(Clock clock, ResourceProbe probe) {
         this.clock = clock;
-        this.local = local;
+        this.probe = probe;
         this.lastSampleNanos = clock.nanoTime();
+        this.lastCpuNanos = probe.processCpuNanos();
+        this.lastGcNanos = probe.gcTimeNanos();
+        this.lastMachineNanos = probe.machineCpuNanos();
     }
 
     /** One request completed, having allocated {@code allocatedBytes} (negative: not measured). */
@@ -44,13 +60,22 @@ final class EdgeSampler {
         long now = clock.nanoTime();
         long c = completions.sum();
         long a = allocatedBytes.sum();
-        double seconds = Math.max(1e-3, (now - lastSampleNanos) / 1e9);
-        LocalResourceSnapshot s = local.snapshot();
-        EdgeSample sample = new EdgeSample(now, (c - lastCompletions) / seconds, s.processCpuCores(),
-                s.gcTimeFraction(), (a - lastAllocated) / seconds);
+        long cpu = probe.processCpuNanos();
+        long gc = probe.gcTimeNanos();
+        long machine = probe.machineCpuNanos();
+        double nanos = Math.max(1e6, now - lastSampleNanos);
+        double cpuCores = cpu < 0 || lastCpuNanos < 0 ? 0.0 : Math.max(0, cpu - lastCpuNanos) / nanos;
+        double gcFraction = gc < 0 || lastGcNanos < 0 ? 0.0 : Math.max(0, gc - lastGcNanos) / nanos;
+        double others = machine < 0 || lastMachineNanos < 0 || cpu < 0 ? Double.NaN
+                : Math.max(0.0, Math.max(0, machine - lastMachineNanos) / nanos - cpuCores);
+        EdgeSample sample = new EdgeSample(now, (c - lastCompletions) / (nanos / 1e9), cpuCores, gcFraction,
+                (a - lastAllocated) / (nanos / 1e9), others);
         lastSampleNanos = now;
         lastCompletions = c;
         lastAllocated = a;
+        lastCpuNanos = cpu;
+        lastGcNanos = gc;
+        lastMachineNanos = machine;
         return sample;
     }
 }

@@ -110,7 +110,7 @@ public final class OrbIsolation implements OrbExtension.Running {
             monitor = LocalResourceMonitor.of(w, clock).start();
             this.local = monitor;
             this.reporter = new LoadReporter(local, clock, LoadReporter.DEFAULT_REFRESH_NANOS);
-            this.edges = new EdgeSampler(clock, local);
+            this.edges = new EdgeSampler(clock, org.irmi.monitors.ResourceProbe.jvm());
             // per-operation and per-stream cost (irmi.cost.*): kept only while someone scrapes them,
             // since recording costs the dispatch threads a few hundred ns per request
             this.costs = meters.scraped() ? RequestCostMonitor.of(w, clock) : null;

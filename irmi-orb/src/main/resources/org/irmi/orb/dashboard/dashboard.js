@@ -86,23 +86,36 @@
     $('poison-off').hidden = !!p;
     var badge = $('episode-badge');
     if (!p) { badge.textContent = 'no poison point'; badge.className = 'badge ok'; return; }
-    badge.textContent = p.inEpisode ? 'POISON EPISODE ' + p.openEpisode.episode + ' OPEN' : 'no poison episode';
-    badge.className = 'badge ' + (p.inEpisode ? 'alert' : 'ok');
+    // red only for a suspect named (a signature filtered); an episode that named none is only watched
+    var filtered = p.filters.map(function (f) { return f.signature; });
+    if (filtered.length) {
+      badge.textContent = 'POISON FILTERED: ' + filtered.join(', ');
+      badge.className = 'badge alert';
+    } else if (p.watching) {
+      badge.textContent = 'watching' + (p.openEpisode ? ' episode ' + p.openEpisode.episode : ' an episode')
+        + ' (no suspect named)';
+      badge.className = 'badge watch';
+    } else {
+      badge.textContent = 'no poison episode';
+      badge.className = 'badge ok';
+    }
     var rows = [];
     if (p.throughputBaseline) { rows.push(['baseline', p.throughputBaseline]); }
     if (p.throughputCurrent) { rows.push(['current', p.throughputCurrent]); }
     fill('poison-resources', rows, function (tr, r) {
       cell(tr, r[0]); cell(tr, num(r[1].throughputPerSecond), 'num'); cell(tr, num(r[1].cpuCores), 'num');
       cell(tr, num(r[1].gcTimePercent), 'num'); cell(tr, bytes(r[1].allocatedBytesPerSecond) + '/s', 'num');
+      cell(tr, r[1].othersCores === null || r[1].othersCores === undefined ? '–' : num(r[1].othersCores), 'num');
     }, 'no samples yet');
     var open = $('open-episode');
     open.textContent = '';
     if (p.openEpisode) {
       var e = p.openEpisode;
-      open.className = 'bad';
-      open.appendChild(el('div', 'episode ' + e.episode + ', open for ' + nanos(e.lastedNanos)
+      open.className = 'watch';
+      open.appendChild(el('div', 'watching episode ' + e.episode + ' for ' + nanos(e.lastedNanos)
+        + ' (no suspect named: an episode names one, if any, when it ends)'
         + '; in flight at the rise (S1): ' + list(e.inFlightAtRise)
-        + '; suspects so far (S1 not in flight now): ' + list(e.suspects)));
+        + '; of those, ended since: ' + list(e.suspects)));
       open.appendChild(el('div', 'cost so far: ' + evidenceText(e.evidence), 'evidence'));
     } else {
       open.className = 'muted';
@@ -116,7 +129,8 @@
     }, 'nothing filtered');
     fill('poison-episodes', p.episodeReports, function (tr, e) {
       cell(tr, e.episode, 'num'); cell(tr, nanos(e.lastedNanos), 'num'); cell(tr, list(e.inFlightAtRise));
-      cell(tr, list(e.suspects), e.suspects.length ? 'bad suspects' : 'suspects'); cell(tr, list(e.narrowed));
+      var named = !!e.namedByCost || e.filtered.length > 0;
+      cell(tr, list(e.suspects), named ? 'bad suspects' : 'suspects'); cell(tr, list(e.narrowed));
       cell(tr, e.namedByCost || '–', e.namedByCost ? 'bad' : ''); cell(tr, list(e.filtered));
       cell(tr, evidenceText(e.evidence), 'evidence');
     }, 'no episode yet');

@@ -58,6 +58,8 @@ public final class DefaultPoisonMessagePoint implements PoisonMessagePoint {
      */
     private volatile OutlivingRequests outliving;
     private volatile long risingEdges;
+    /** Analyses (or late namings) that named a suspect. Written under the episode lock. */
+    private volatile long suspectsNamed;
     private volatile long lastOverloadNanos = Long.MIN_VALUE / 2;
     private volatile boolean inEpisode;
     /** A falling edge came before minEpisode: the episode waits this long for a new rise. */
@@ -320,6 +322,9 @@ public final class DefaultPoisonMessagePoint implements PoisonMessagePoint {
             filters.putIfAbsent(sig, new FilterEntry(nowNanos, config.coolDown().toNanos()));
             lastOverloadNanos = nowNanos;
         }
+        if (v.namedByCost() != null || !v.toFilter().isEmpty()) {
+            suspectsNamed++;
+        }
         if (out != null) {
             if (v.namedByCost() != null || out.isEmpty()) {
                 outliving = null; // one name by cost per episode, as below
@@ -362,6 +367,7 @@ public final class DefaultPoisonMessagePoint implements PoisonMessagePoint {
             filters.putIfAbsent(sig, new FilterEntry(now, config.coolDown().toNanos()));
             lastOverloadNanos = now;
             outliving = null; // one name by cost per episode
+            suspectsNamed++;
             reports.add(new EpisodeReport(out.episode(), out.risingNanos(), out.fallingNanos(),
                     out.inFlightAtRise(), Set.of(), analyzer.narrowed(), sig, Set.of(sig), named.get()));
             LOG.info("irmi.poison episode={} suspects=[] narrowed={} namedByCost={} filtered=[{}] evidence={}"
@@ -447,6 +453,16 @@ public final class DefaultPoisonMessagePoint implements PoisonMessagePoint {
                 .put(sig + ".allocatedBytesPerRequest", c.allocatedPerRequest()));
         return java.util.Optional.of(new EpisodeReport(number, rise, -1, atRise, Set.copyOf(suspects), Set.of(),
                 null, Set.of(), ev.build()));
+    }
+
+    @Override
+    public boolean watching() {
+        return inEpisode || suspended || pendingKeys != null;
+    }
+
+    @Override
+    public long suspectsNamed() {
+        return suspectsNamed;
     }
 
     /** @return requests in flight now (a gauge). */

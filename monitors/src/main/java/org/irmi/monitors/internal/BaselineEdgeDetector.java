@@ -26,12 +26,16 @@ import org.irmi.monitors.EdgeSample;
  *   rise%(r)     = 100 * (r - max(B.r, floor_r)) / max(B.r, floor_r)      r in {cpu, gc, alloc}
  *   busy         = baseline samples whose tp &gt;= minBaselineThroughput (samples with traffic)
  *   rising edge  : normal, busy &gt;= minBaselineSamples, B.tp &gt;= minBaselineThroughput,
- *                  drop% &gt; X and some rise%(r) &gt; Y
+ *                  drop% &gt; X and some rise%(r) &gt; Y and not taken, in risingSamples samples in a row
+ *   taken        : others - B.others &gt; max(cpuFloor, cpu - B.cpu)     (others: the other processes' CPU)
  *   falling edge : episode and tp &gt;= B.tp * (1 - R/100) for recoverySamples samples in a row
  *                  (RECOVERED), or now - risingAt &gt;= maxEpisode (EXPIRED)
  * </pre>
  * A normal sample that is not an edge enters the baseline (so a drop in load with no resource rise
- * simply lowers the baseline).
+ * simply lowers the baseline), except the samples of a rise not yet held for risingSamples. A
+ * sample whose CPU was taken by other processes makes no edge, is counted
+ * ({@link #contendedSamples()}) and enters the baseline, so a long contention (a build of several
+ * minutes) becomes the normal against which a poison on top of it is still seen.
  *
  * <p>SINGLE-THREADED for {@link #onSample}; counters and the episode flag are volatile for readers.
  */
@@ -44,6 +48,9 @@ public final class BaselineEdgeDetector implements EdgeDetector {
     private EdgeSample episodeBaseline;
     private long episodeStartNanos;
     private int recoveredInARow;
+    /** Samples in a row so far that showed the drop and a rise (below risingSamples). */
+    private int pendingRise;
+    private volatile long contended;
     private volatile boolean inEpisode;
     private volatile long rising;
     private volatile long falling;
@@ -62,16 +69,22 @@ public final class BaselineEdgeDetector implements EdgeDetector {
         }
         if (busySamples() >= config.minBaselineSamples()) {
             EdgeSample base = mean();
-            if (base.throughputPerSecond() >= config.minBaselineThroughput() && base.throughputPerSecond() > 0) {
-                // Compared as products, not as a percentage, so that a drop of exactly X is exactly X.
-                if (s.throughputPerSecond() * 100.0 < base.throughputPerSecond() * (100.0 - config.throughputDropPercent())) {
-                    double drop = 100.0 * (base.throughputPerSecond() - s.throughputPerSecond()) / base.throughputPerSecond();
-                    Map<Resource, Double> risen = new EnumMap<>(Resource.class);
-                    check(risen, Resource.CPU, s.cpuCores(), base.cpuCores(), config.cpuFloorCores());
-                    check(risen, Resource.GC, s.gcTimeFraction(), base.gcTimeFraction(), config.gcFloorFraction());
-                    check(risen, Resource.ALLOCATION, s.allocatedBytesPerSecond(), base.allocatedBytesPerSecond(),
-                            config.allocationFloorBytesPerSecond());
-                    if (!risen.isEmpty()) {
+            if (base.throughputPerSecond() >= config.minBaselineThroughput() && base.throughputPerSecond() > 0
+                    // Compared as products, not as a percentage, so that a drop of exactly X is exactly X.
+                    && s.throughputPerSecond() * 100.0 < base.throughputPerSecond() * (100.0 - config.throughputDropPercent())) {
+                Map<Resource, Double> risen = new EnumMap<>(Resource.class);
+                check(risen, Resource.CPU, s.cpuCores(), base.cpuCores(), config.cpuFloorCores());
+                check(risen, Resource.GC, s.gcTimeFraction(), base.gcTimeFraction(), config.gcFloorFraction());
+                check(risen, Resource.ALLOCATION, s.allocatedBytesPerSecond(), base.allocatedBytesPerSecond(),
+                        config.allocationFloorBytesPerSecond());
+                if (!risen.isEmpty()) {
+                    if (takenByOthers(s, base)) {
+                        contended++;
+                    } else if (++pendingRise < config.risingSamples()) {
+                        return Optional.empty(); // a rise not yet held long enough; kept out of the baseline
+                    } else {
+                        double drop = 100.0 * (base.throughputPerSecond() - s.throughputPerSecond()) / base.throughputPerSecond();
+                        pendingRise = 0;
                         episodeBaseline = base;
                         episodeStartNanos = s.atNanos();
                         recoveredInARow = 0;
@@ -82,8 +95,26 @@ public final class BaselineEdgeDetector implements EdgeDetector {
                 }
             }
         }
+        pendingRise = 0;
         addToBaseline(s);
         return Optional.empty();
+    }
+
+    /**
+     * Whether other processes took the CPU: their CPU rose above its baseline by more than the CPU
+     * floor and by more than this process's own CPU rose. The throughput drop then has its cause
+     * outside the process (a browser starting, a build, a backup), and whatever rose inside it is
+     * not a poison's doing: GC pauses last longer in wall time when the collector's threads wait for
+     * a core, requests delayed together end (and report their allocation) together, and one ordinary
+     * heavy request is no longer hidden by a steady rate. Unknown (NaN) never counts as taken.
+     */
+    private boolean takenByOthers(EdgeSample s, EdgeSample base) {
+        double othersRise = s.othersCores() - base.othersCores();
+        if (Double.isNaN(othersRise)) {
+            return false;
+        }
+        double ownRise = Math.max(0.0, s.cpuCores() - base.cpuCores());
+        return othersRise > config.cpuFloorCores() && othersRise > ownRise;
     }
 
     private Optional<EdgeEvent> duringEpisode(EdgeSample s) {
@@ -153,6 +184,7 @@ public final class BaselineEdgeDetector implements EdgeDetector {
         double cpu = 0;
         double gc = 0;
         double alloc = 0;
+        double others = 0;
         long at = 0;
         for (int i = 0; i < ringSize; i++) {
             EdgeSample x = ring[i];
@@ -160,9 +192,10 @@ public final class BaselineEdgeDetector implements EdgeDetector {
             cpu += x.cpuCores();
             gc += x.gcTimeFraction();
             alloc += x.allocatedBytesPerSecond();
+            others += x.othersCores(); // NaN in any sample: unknown
             at = Math.max(at, x.atNanos());
         }
-        return new EdgeSample(at, tp / ringSize, cpu / ringSize, gc / ringSize, alloc / ringSize);
+        return new EdgeSample(at, tp / ringSize, cpu / ringSize, gc / ringSize, alloc / ringSize, others / ringSize);
     }
 
     @Override
@@ -178,6 +211,11 @@ public final class BaselineEdgeDetector implements EdgeDetector {
     @Override
     public long fallingEdges() {
         return falling;
+    }
+
+    @Override
+    public long contendedSamples() {
+        return contended;
     }
 
     @Override
@@ -200,8 +238,11 @@ public final class BaselineEdgeDetector implements EdgeDetector {
             FunctionCounter.builder("irmi.edges.falling", this, d -> fallingEdges())
                     .description("Falling edges: recovery or expiry of an episode")
                     .baseUnit("edges").tag("detector", detectorName).register(r);
+            FunctionCounter.builder("irmi.edges.contended", this, d -> contendedSamples())
+                    .description("Samples whose throughput drop and resource rise were set aside: other processes took the CPU")
+                    .baseUnit("samples").tag("detector", detectorName).register(r);
             Gauge.builder("irmi.edges.episode.active", this, d -> d.inEpisode() ? 1 : 0)
-                    .description("1 while an episode (rising edge without falling edge) is in progress")
+                    .description("1 while an episode (rising edge without falling edge) is watched; not an alarm by itself")
                     .baseUnit("episodes").tag("detector", detectorName).strongReference(true).register(r);
         };
     }

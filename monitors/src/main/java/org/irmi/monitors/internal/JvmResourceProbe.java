@@ -17,6 +17,8 @@ public final class JvmResourceProbe implements ResourceProbe {
     private final OperatingSystemMXBean os = ManagementFactory.getOperatingSystemMXBean();
     private final MemoryMXBean memory = ManagementFactory.getMemoryMXBean();
     private final ThreadMXBean threads = ManagementFactory.getThreadMXBean();
+    private final java.util.List<java.lang.management.GarbageCollectorMXBean> gcs =
+            ManagementFactory.getGarbageCollectorMXBeans();
 
     private JvmResourceProbe() {
     }
@@ -27,6 +29,25 @@ public final class JvmResourceProbe implements ResourceProbe {
             return sun.getProcessCpuTime();
         }
         return -1L;
+    }
+
+    @Override
+    public long gcTimeNanos() {
+        long millis = 0;
+        boolean any = false;
+        for (java.lang.management.GarbageCollectorMXBean gc : gcs) {
+            long t = gc.getCollectionTime();
+            if (t >= 0) {
+                millis += t;
+                any = true;
+            }
+        }
+        return any ? millis * 1_000_000L : -1L;
+    }
+
+    @Override
+    public long machineCpuNanos() {
+        return MachineCpu.readNanos();
     }
 
     @Override

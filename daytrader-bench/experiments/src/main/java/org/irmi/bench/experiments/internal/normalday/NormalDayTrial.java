@@ -10,6 +10,7 @@ import java.util.regex.Matcher;
 import java.util.regex.Pattern;
 
 import org.irmi.bench.daytrader.AuditReport;
+import org.irmi.bench.daytrader.ChildJvm;
 import org.irmi.bench.daytrader.DayTraderDeployment;
 import org.irmi.bench.daytrader.Httperf;
 import org.irmi.bench.daytrader.HttperfResult;
@@ -91,10 +92,11 @@ final class NormalDayTrial {
             long contendedTo = quietTo;
             if (contend) {
                 String stateBefore = state(dt);
-                try (CpuBurner burner = CpuBurner.start(pinning.backendCpus(), NormalDayExperiment.BURN_MILLIS,
-                        NormalDayExperiment.BURN_PERIOD_MILLIS)) {
-                    bar.during(label + " contended (" + burner.describe() + ")", phases.contendedMillis(),
-                            () -> !dt.isAlive() || httperf.get() != null);
+                CpuBurner burner = CpuBurner.custom().cpus(pinning.backendCpus())
+                        .burn(Duration.ofMillis(NormalDayExperiment.BURN_MILLIS))
+                        .period(Duration.ofMillis(NormalDayExperiment.BURN_PERIOD_MILLIS)).build();
+                try (ChildJvm running = burner.start(work.resolve("cpu-burner.log"))) {
+                    bar.during(label + " contended", phases.contendedMillis(), () -> !dt.isAlive() || httperf.get() != null);
                 }
                 waitForNextSecond();
                 contendedTo = System.currentTimeMillis() / 1000;
