@@ -8,6 +8,7 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicBoolean;
+import java.util.concurrent.atomic.AtomicInteger;
 import java.util.function.IntPredicate;
 
 import irmitest.Echo;
@@ -33,29 +34,97 @@ class InFlightLimitTest {
         ORB server = Orbs.irmi("irmi.transport.max_requests_in_flight", Integer.toString(MAX),
                 "irmi.transport.sweep_interval_ms", "100");
         ORB client = Orbs.irmi();
+        ORB other = Orbs.irmi();
         try {
-            Echo echo = EchoHelper.narrow(client.string_to_object(Orbs.serve(server, new EchoServant())));
+            String ior = Orbs.serve(server, new EchoServant());
+            // two connections: the limit shares the cores between connections (a lone one is not held)
+            Echo[] echoes = {EchoHelper.narrow(client.string_to_object(ior)), EchoHelper.narrow(other.string_to_object(ior))};
+            AtomicInteger turn = new AtomicInteger();
             IrmiTransport transport = Orbs.transport(server);
             assertThat(transport.stats().requestsLimit()).as("before any sample").isEqualTo(MAX);
 
             if (!linux) {
                 for (int i = 0; i < 2_000; i++) {
-                    echo.echoString("x");
+                    echoes[i % 2].echoString("x");
                 }
                 assertThat(transport.stats().requestsLimit()).as("nothing sampled: the configured maximum").isEqualTo(MAX);
                 return;
             }
             int cores = Runtime.getRuntime().availableProcessors();
-            // echoString only computes: about cores * 1 needed, + cores ready to start. Four threads share one
-            // connection, which now and then drains: its light requests keep no core from itself (light_reserve_cores)
-            assertThat(loadUntil(transport, 4, () -> echo.echoString("x"), limit -> limit < MAX))
+            // echoString only computes: about cores * 1 needed, + cores ready to start. Four threads share two
+            // connections, which now and then drain: their light requests keep no core from themselves (light_reserve_cores)
+            assertThat(loadUntil(transport, 4, () -> echoes[turn.incrementAndGet() & 1].echoString("x"), limit -> limit < MAX))
                     .as("limit with computing servants").isBetween(cores, 4 * cores);
             // sleepMillis(20) blocks for 20 ms per some 50 us of CPU: cores * 400 needed, capped at MAX
-            assertThat(loadUntil(transport, 8, () -> echo.sleepMillis(20), limit -> limit == MAX))
+            assertThat(loadUntil(transport, 8, () -> echoes[turn.incrementAndGet() & 1].sleepMillis(20), limit -> limit == MAX))
                     .as("limit with blocking servants").isEqualTo(MAX);
         } finally {
-            Orbs.destroy(client, server);
+            Orbs.destroy(client, other, server);
         }
+    }
+
+    @Test
+    void shouldNotHoldALoneConnectionBackAndLimitItAgainWhenAnotherConnectionCalls() throws Exception {
+        assertThat(Files.isReadable(Path.of("/proc/thread-self/schedstat")))
+                .as("scheduler statistics (/proc/thread-self/schedstat), which the limit needs: run on Linux").isTrue();
+        ORB server = Orbs.irmi("irmi.transport.max_requests_in_flight", Integer.toString(MAX),
+                "irmi.transport.sweep_interval_ms", "100");
+        ORB client = Orbs.irmi();
+        ORB other = Orbs.irmi();
+        try {
+            String ior = Orbs.serve(server, new EchoServant());
+            Echo lone = EchoHelper.narrow(client.string_to_object(ior));
+            Echo second = EchoHelper.narrow(other.string_to_object(ior));
+            IrmiTransport transport = Orbs.transport(server);
+            int cores = Runtime.getRuntime().availableProcessors();
+            // One connection, eight threads computing: nobody to share the cores with, so the limit stays the
+            // maximum while the samples say cores + ready would do; no request ever waits for a slot.
+            AtomicInteger seenBelow = new AtomicInteger();
+            AtomicBoolean waited = new AtomicBoolean();
+            long calls = callFor(8, () -> lone.echoString("x"), 1_500, () -> {
+                if (transport.stats().requestsLimit() < MAX) {
+                    seenBelow.incrementAndGet();
+                }
+                if (transport.stats().requestsWaiting() > 0) {
+                    waited.set(true);
+                }
+            });
+            assertThat(calls).as("calls made").isGreaterThan(100);
+            assertThat(seenBelow.get()).as("looks at a limit below the maximum, one connection calling").isZero();
+            assertThat(waited.get()).as("a request of the lone connection waited for a slot").isFalse();
+            // A second connection calls beside it: the limit is back (computing servants: at most 4 * cores).
+            assertThat(loadUntil(transport, 4, () -> (Thread.currentThread().getName().endsWith("0") ? second : lone)
+                    .echoString("x"), limit -> limit < MAX)).as("limit with two connections calling").isBetween(1, 4 * cores);
+        } finally {
+            Orbs.destroy(client, other, server);
+        }
+    }
+
+    /** Calls {@code call} from {@code threads} threads for {@code millis}, running {@code look} every 20 ms; returns the calls made. */
+    private static long callFor(int threads, Runnable call, long millis, Runnable look) throws Exception {
+        AtomicBoolean stop = new AtomicBoolean();
+        java.util.concurrent.atomic.AtomicLong made = new java.util.concurrent.atomic.AtomicLong();
+        List<Thread> callers = new ArrayList<>();
+        for (int i = 0; i < threads; i++) {
+            Thread t = new Thread(() -> {
+                while (!stop.get()) {
+                    call.run();
+                    made.incrementAndGet();
+                }
+            }, "caller-" + i);
+            t.start();
+            callers.add(t);
+        }
+        long end = System.nanoTime() + TimeUnit.MILLISECONDS.toNanos(millis);
+        while (System.nanoTime() < end) {
+            look.run();
+            Thread.sleep(20);
+        }
+        stop.set(true);
+        for (Thread t : callers) {
+            t.join(10_000);
+        }
+        return made.get();
     }
 
     @Test

@@ -58,6 +58,8 @@ final class CoreLimit {
     /** Cores kept for light requests while they arrive, {@code 0 .. cores - 1}. */
     private final int reserveCores;
     private volatile int limit;
+    /** Only one connection calls: the limit is lifted to the maximum ({@link #onAlone}). */
+    private volatile boolean alone;
     /** {@code ceil(needed)} of the last window used, or -1 before one (the limit is then the maximum). */
     private long needed = -1;
     private boolean lightRequestsSeen;
@@ -96,7 +98,20 @@ final class CoreLimit {
 
     /** Requests that may be in flight now. Any thread. */
     int limit() {
-        return limit;
+        return alone ? maxLimit : limit;
+    }
+
+    /**
+     * Whether one connection alone calls (nothing of another in flight or waiting, and no other
+     * connection's request in the last window): the limit is then the maximum. Takes effect at once.
+     */
+    void onAlone(boolean alone) {
+        this.alone = alone;
+    }
+
+    /** @return whether the limit is lifted because one connection alone calls */
+    boolean alone() {
+        return alone;
     }
 
     int maxLimit() {

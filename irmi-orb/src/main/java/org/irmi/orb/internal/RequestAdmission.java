@@ -130,6 +130,15 @@ final class RequestAdmission {
      * other connections' requests waited for a slot (see {@link CoreLimit#onLightRequests}). SELECTOR THREAD ONLY.
      */
     private long closedLoopBesideWaiting;
+    /**
+     * The connection whose counted requests this window has seen, while it is the only one; null before
+     * the first. SELECTOR THREAD ONLY.
+     */
+    private InboundConnection windowCaller;
+    /** Another connection than {@link #windowCaller} sent a counted request this window. SELECTOR THREAD ONLY. */
+    private boolean windowSeveralCallers;
+    /** The connection the limit is lifted for ({@link CoreLimit#onAlone}), or null. SELECTOR THREAD ONLY. */
+    private InboundConnection aloneCaller;
     /** Requests read and waiting for a slot, in the order they will get one. SELECTOR THREAD ONLY. */
     private final FairScheduler<Task> waiting = new FairScheduler<>();
     /** {@code waiting.size()}, for other threads (written by the selector thread only). */
@@ -185,6 +194,12 @@ final class RequestAdmission {
             coreLimit.onLightRequests(first ? lightRequests : 0, first ? closedLoopBesideWaiting : 0);
             lightRequests = 0;
             closedLoopBesideWaiting = 0;
+            boolean alone = windowCaller != null && !windowSeveralCallers && !windowCaller.isClosed()
+                    && requests.admitted() == windowCaller.admittedRequests() && waiting.size() == windowCaller.flow.waiting();
+            aloneCaller = alone ? windowCaller : null;
+            coreLimit.onAlone(alone);
+            windowCaller = null;
+            windowSeveralCallers = false;
             releaseWaiting(); // the limit may have grown
         }
     }
@@ -401,6 +416,9 @@ final class RequestAdmission {
         boolean counted = type != Giop.REPLY && type != Giop.LOCATE_REPLY;
         Task t = new Task(c, m, type, requestId, type == Giop.REQUEST && response && requestId != -1, op, counted,
                 c.flow.costEstimate(), loop.nanoTime());
+        if (counted) {
+            noteCaller(c);
+        }
         boolean light = c.admittedRequests() == 0 && c.flow.waiting() == 0;
         if (counted && light) {
             lightRequests++;
@@ -436,6 +454,22 @@ final class RequestAdmission {
         waitingRequests = waiting.size();
         if (requests.holdsShare(c, c.flow.waiting())) {
             pauseForShare(c);
+        }
+    }
+
+    /**
+     * Notes that {@code c} sent a counted request: a second caller in the window, and any caller but
+     * the one the limit was lifted for, ends a lifted limit at once. SELECTOR THREAD ONLY.
+     */
+    private void noteCaller(InboundConnection c) {
+        if (windowCaller == null) {
+            windowCaller = c;
+        } else if (windowCaller != c) {
+            windowSeveralCallers = true;
+        }
+        if (aloneCaller != null && aloneCaller != c) {
+            aloneCaller = null;
+            coreLimit.onAlone(false);
         }
     }
 

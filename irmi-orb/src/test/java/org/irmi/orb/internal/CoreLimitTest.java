@@ -16,6 +16,21 @@ class CoreLimitTest {
     }
 
     @Test
+    void shouldLiftTheLimitToTheMaximumWhileOneConnectionAloneCallsAndRestoreItAtOnce() {
+        CoreLimit l = new CoreLimit(2, 32);
+        l.onWindow(16 * 20 * MICRO, 16 * 20 * MICRO, 16); // computing: 2 needed + 2 ready
+        assertThat(l.limit()).isEqualTo(4);
+
+        l.onAlone(true);
+        assertThat(l.limit()).isEqualTo(32);
+        l.onWindow(16 * 20 * MICRO, 16 * 20 * MICRO, 16);
+        assertThat(l.limit()).as("windows still computed while lifted").isEqualTo(32);
+
+        l.onAlone(false);
+        assertThat(l.limit()).isEqualTo(4);
+    }
+
+    @Test
     void shouldAllowTwiceTheCoresWhenRequestsOnlyUseTheCpu() {
         CoreLimit l = new CoreLimit(2, 32);
         // 16 requests, 20 us on a core each, active 20 us each: needed = 2 * 1 = 2, + 2 ready to start

@@ -145,6 +145,19 @@ class ExperimentsCiTest {
     }
 
     @Test
+    void shouldServeANormalDayOnIrmiNearPlainJacorbsThroughputWithoutRefusingAnything() {
+        // The direction of the normal-day goals (0.97x at full length): a drop like the 0.77x that once went
+        // unnoticed for three full runs fails here. The tiny run has 8 s of warm-up and 5 s measured, with
+        // I-RMI's JIT still busier than plain JacORB's (docs/experiments.md), so only the midpoint between that
+        // drop and parity is asked. Nothing is wrong in these trials, so nothing may fail.
+        ExperimentResult day = result("normal-day");
+
+        assertThat(figure(day, "cost.heavy.throughputRatio")).as("normal throughput, I-RMI / plain JacORB").isGreaterThan(0.85);
+        assertThat(day.goals()).filteredOn(g -> g.id().equals("refused")).singleElement()
+                .satisfies(g -> assertThat(g.irmi().median()).as("normal operations failed on I-RMI").isZero());
+    }
+
+    @Test
     void shouldFindDayTraderConsistentWhenAuditedAfterEachRun() {
         ExperimentResult poison = result("poison");
 

@@ -58,7 +58,7 @@ final class NormalDayReport {
                 + phases.warmupMillis() / 1000 + " s of warm-up for the JIT); page p50/p99 are the web tier's latency over every"
                 + " page in that window (each page's RMI-IIOP calls to the backend included); CPU per call is the backend"
                 + " process's user + system time over the window divided by its normal calls (the web tier's likewise, per backend call).");
-        result.note("The contended window (I-RMI only, " + phases.contendedMillis() / 1000 + " s, after the quiet one): another"
+        result.note("The contended window (" + NormalDayExperiment.CONTENDED_VARIANT.label() + " only, " + phases.contendedMillis() / 1000 + " s, after the quiet one): another"
                 + " process spins the backend's CPU " + NormalDayExperiment.BURN_MILLIS / 1000 + " s in every "
                 + NormalDayExperiment.BURN_PERIOD_MILLIS / 1000 + " s (a browser, a build, a backup beside the service)."
                 + " Episodes: poison episodes the backend's poison point opened (its dashboard's count); 'named a suspect': those"

@@ -20,7 +20,6 @@ import org.irmi.bench.daytrader.SessionLog;
 import org.irmi.bench.daytrader.internal.ScenarioMix;
 import org.irmi.bench.experiments.RunContext;
 import org.irmi.bench.experiments.internal.CpuBurner;
-import org.irmi.bench.experiments.internal.OrbKind;
 import org.irmi.bench.experiments.internal.ProcessCpu;
 import org.irmi.bench.experiments.internal.ProgressBar;
 import org.irmi.bench.experiments.internal.poison.BackendSeries;
@@ -31,7 +30,8 @@ import org.irmi.bench.experiments.internal.poison.Variant;
 /**
  * One trial of the normal day: DayTrader on one variant under httperf's replay of the standard mix,
  * no poison and no fault. After the warm-up, the quiet window: the backend's normal throughput, the
- * web tier's page latency and the backend's CPU per call. Then, on I-RMI, the contended window: a CPU
+ * web tier's page latency and the backend's CPU per call. Then, on I-RMI with cost attribution (the
+ * bundled SLA's method; both I-RMI variants open episodes with the same detector), the contended window: a CPU
  * burner on the backend's core ({@link CpuBurner}, the stand-in for a browser, a build or a backup
  * beside the service), counting the poison episodes it makes the backend open and the normal
  * operations refused.
@@ -49,7 +49,7 @@ final class NormalDayTrial {
         String tag = "normal-day-" + mix.name() + "-" + variant.key() + "-" + rep;
         Path work = context.resultsDir().resolve(tag);
         Files.createDirectories(work);
-        boolean contend = variant.orb() == OrbKind.IRMI && phases.contendedMillis() > 0 && pinning.backendCpus() != null;
+        boolean contend = variant == NormalDayExperiment.CONTENDED_VARIANT && phases.contendedMillis() > 0 && pinning.backendCpus() != null;
         long runMillis = phases.warmupMillis() + phases.quietMillis() + (contend ? phases.contendedMillis() : 0);
         ProgressBar bar = new ProgressBar(context.terminal());
         String label = "normal day, " + mix.name() + ", " + variant.label() + " " + rep;
