@@ -22,8 +22,9 @@ read -r -a which <<< "${which[*]}"
 RUNS=${FUZZ_RUNS:-1000000}
 MAX_SECONDS=${FUZZ_MAX_SECONDS:-1200}
 
-run_locked mvn -B -q -o install -DskipTests -pl irmi-orb -am >/dev/null
-run_locked mvn -B -q -o test-compile dependency:build-classpath -pl irmi-orb -Dmdep.outputFile=target/test-classpath.txt \
+# a reactor build (no install: ~/.m2's snapshot jars are shared with other work trees); the sibling modules
+# resolve to their target/classes
+run_locked mvn -B -q -o test-compile dependency:build-classpath -pl irmi-orb -am -Dmdep.outputFile=target/test-classpath.txt \
   -Dmdep.includeScope=test >/dev/null
 cp="irmi-orb/target/test-classes:irmi-orb/target/classes:$(cat irmi-orb/target/test-classpath.txt)"
 out=docs/benchmarks/fuzzing.md

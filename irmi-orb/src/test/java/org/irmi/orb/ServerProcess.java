@@ -64,15 +64,27 @@ final class ServerProcess implements AutoCloseable {
             command.addAll(List.of("/bin/sh", "-c", "ulimit -n " + fileLimit + " && exec \"$0\" \"$@\""));
         }
         command.add(java.toString());
+        // the log levels first: a later -D of the same name (in jvmOptions) wins
+        command.addAll(List.of("-Dorg.slf4j.simpleLogger.defaultLogLevel=warn", "-Dorg.slf4j.simpleLogger.log.org.jacorb=error"));
         command.addAll(List.of(jvmOptions));
-        command.addAll(List.of("-Dorg.slf4j.simpleLogger.defaultLogLevel=warn", "-Dorg.slf4j.simpleLogger.log.org.jacorb=error",
-                "-cp", cp, HostileServerMain.class.getName(), kind, String.valueOf(port)));
+        command.addAll(List.of("-cp", cp, HostileServerMain.class.getName(), kind, String.valueOf(port)));
         return new ServerProcess(new ProcessBuilder(command).redirectErrorStream(true).start(), port);
     }
 
     /** The server's IOR (waits for its {@code IOR} line). */
     String ior() throws InterruptedException {
         return await("IOR ").substring(4);
+    }
+
+    /** The IOR of the server's RMI-IIOP echo object (waits for its {@code RMI} line). */
+    String rmiIor() throws InterruptedException {
+        return await("RMI ").substring(4);
+    }
+
+    /** Resets the server's heap peak (after a full GC); returns when it is done. */
+    void resetPeak() throws InterruptedException {
+        toChild.println("resetpeak");
+        await("RESET");
     }
 
     /** The server's transport figures now ({@code STATS} line: maxHeap, held, limit, pauses, ...). */

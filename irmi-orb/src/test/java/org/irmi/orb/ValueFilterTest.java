@@ -64,7 +64,11 @@ class ValueFilterTest {
     void shouldRefuseATripwireSentWhereAStringBelongsWithoutRunningIt() throws Exception {
         long refusedBefore = ValueFilters.refusedCount();
         TripwireEcho hostile = lookup(TripwireEcho.class);
-        assertThatThrownBy(() -> hostile.echoText(new ReadTripwire())).isInstanceOf(java.rmi.RemoteException.class);
+        assertThatThrownBy(() -> hostile.echoText(new ReadTripwire())).isInstanceOf(java.rmi.RemoteException.class)
+                .hasRootCauseInstanceOf(org.omg.CORBA.MARSHAL.class)
+                .satisfies(e -> assertThat(((org.omg.CORBA.MARSHAL) org.assertj.core.util.Throwables.getRootCause(e)).minor)
+                        .as("refused by name before loading: answered VALUE_REFUSED")
+                        .isEqualTo(org.irmi.isolation.MinorCodes.VALUE_REFUSED));
         assertThat(ReadTripwire.READS.get()).as("readObject calls on the server").isZero();
         assertThat(ValueFilters.refusedCount()).isGreaterThan(refusedBefore);
         assertThat(lookup(RemoteEcho.class).echoText("still fine")).isEqualTo("still fine");

@@ -33,6 +33,10 @@ import org.omg.PortableServer.Servant;
  * {@code NO_MEMORY} then: the server allocated at a size the input declared), and the server keeps
  * serving.
  *
+ * <p>The seed corpus holds the shapes of the value filter's attacks, for the fuzzer to mutate:
+ * collections whose size field says 2^28 ({@code measure-arraylist-size-2^28}, {@code measure-hashmap-size-2^28},
+ * ...) and nested hash sets ({@code measure-nested-hashsets-36}), made by {@link HostilePayloads}.
+ *
  * <p>{@code mvn test} replays the committed corpus under
  * {@code src/test/resources/org/irmi/orb/ValueReaderFuzzTestInputs/values/} (the CI smoke);
  * {@code JAZZER_FUZZ=1} fuzzes ({@code scripts/fuzz.sh}).
@@ -75,7 +79,8 @@ class ValueReaderFuzzTest {
     @FuzzTest(maxDuration = "30m", maxExecutions = 1_000_000)
     @DictionaryEntries({"RMI:org.irmi.orb.rmi.ReadTripwire:0000000000000001", "RMI:java.util.HashMap:",
             "RMI:java.net.URL:", "RMI:java.lang.String:", "IDL:omg.org/CORBA/WStringValue:1.0",
-            "RMI:org.irmi.orb.rmi.Greeting:", "RMI:[B:", "RMI:[Ljava.lang.Object;:"})
+            "RMI:org.irmi.orb.rmi.Greeting:", "RMI:[B:", "RMI:[Ljava.lang.Object;:", "RMI:java.util.ArrayList:",
+            "RMI:java.util.HashSet:", "RMI:java.util.Hashtable:", "RMI:java.lang.Integer:", "\u0010\u0000\u0000\u0000"})
     void values(byte[] input) throws Exception {
         // Jazzer's SSRF detector flags every socket connect while fuzzing; this test connects to its own loopback server.
         try (SilentCloseable loopback = BugDetectors.allowNetworkConnections(

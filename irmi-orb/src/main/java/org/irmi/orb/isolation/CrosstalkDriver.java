@@ -73,6 +73,7 @@ final class CrosstalkDriver {
         if (!metricsBound) {
             metricsBound = true;
             bind.accept(new TransportMetrics(transport));
+            bind.accept(new org.irmi.orb.ValueFilterMetrics());
         }
         if (crosstalkRuntime != rt) {
             crosstalkRuntime = rt;

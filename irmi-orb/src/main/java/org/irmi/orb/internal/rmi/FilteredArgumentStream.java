@@ -46,10 +46,14 @@ final class FilteredArgumentStream extends org.omg.CORBA_2_3.portable.InputStrea
 
     private static void refuseIf(String why, String what) {
         if (why != null) {
-            ValueFilters.refused(what, why);
-            throw new org.omg.CORBA.MARSHAL("I-RMI value filter refused " + what + ": " + why,
-                    FilteringValueHandler.MINOR_VALUE_REFUSED, org.omg.CORBA.CompletionStatus.COMPLETED_NO);
+            ValueReadScope scope = ValueReadScope.current();
+            throw scope != null ? scope.refuse(ValueRefusal.HEADER, what, why) : refusal(ValueRefusal.HEADER, what, why);
         }
+    }
+
+    private static org.omg.CORBA.MARSHAL refusal(ValueRefusal kind, String what, String why) {
+        ValueFilters.refused(kind, what, why);
+        return ValueFilters.marshal(kind, what, why);
     }
 
     private <T> T filtered(Supplier<T> read) {
@@ -64,10 +68,36 @@ final class FilteredArgumentStream extends org.omg.CORBA_2_3.portable.InputStrea
         }
         try {
             return read.get();
+        } catch (Throwable e) {
+            // What a value's readObject throws (a refusal of the serialization filter hook is an
+            // InvalidClassException there) GlassFish rethrows unchecked as it is (its Bridge.throwException),
+            // and JacORB may wrap it again: the request is answered as the refusal itself
+            org.omg.CORBA.MARSHAL refused = scope.refusal();
+            if (refused == null && rejectedBySerialFilter(e)) {
+                refused = scope.refusedBySerialFilter("a value's readObject");
+            }
+            if (refused != null) {
+                throw refused;
+            }
+            throw e;
         } finally {
             t.setContextClassLoader(context);
             scope.close();
         }
+    }
+
+    /**
+     * Whether {@code e} was caused by an {@code ObjectInputFilter} (the operator's
+     * {@code jdk.serialFilter} when I-RMI's hook could not be installed in front of it): the JDK
+     * throws {@code InvalidClassException("filter status: REJECTED")}.
+     */
+    private static boolean rejectedBySerialFilter(Throwable e) {
+        for (Throwable c = e; c != null; c = c.getCause() == c ? null : c.getCause()) {
+            if (c instanceof java.io.InvalidClassException && String.valueOf(c.getMessage()).contains("filter status: REJECTED")) {
+                return true;
+            }
+        }
+        return false;
     }
 
     // ---- reads that may name classes: filtered ----

@@ -23,7 +23,12 @@ final class FilteringClassLoader extends ClassLoader {
     @Override
     protected Class<?> loadClass(String name, boolean resolve) throws ClassNotFoundException {
         if (!filter.allows(name, null)) {
-            ValueFilters.refused(name, "not allowed by the value filter");
+            ValueReadScope scope = ValueReadScope.current();
+            if (scope != null) {
+                scope.refuse(ValueRefusal.CLASS, name, "not allowed by the value filter");
+            } else {
+                ValueFilters.refused(ValueRefusal.CLASS, name, "not allowed by the value filter");
+            }
             throw new ClassNotFoundException(name + " refused by the I-RMI value filter");
         }
         return super.loadClass(name, resolve);

@@ -27,9 +27,6 @@ final class FilteringTie extends Servant implements Tie {
 
     private final Tie inner;
 
-    private static final org.irmi.orb.internal.BadInputLog BAD_INPUT =
-            new org.irmi.orb.internal.BadInputLog(org.slf4j.LoggerFactory.getLogger(FilteringTie.class));
-
     FilteringTie(Tie inner) {
         this.inner = inner;
     }
@@ -46,16 +43,34 @@ final class FilteringTie extends Servant implements Tie {
             return inner._invoke(method,
                     new FilteredArgumentStream((org.omg.CORBA_2_3.portable.InputStream) input, filter), handler);
         } catch (org.omg.CORBA.SystemException e) {
+            if (e.minor == org.irmi.isolation.MinorCodes.VALUE_REFUSED) {
+                return refused(e, handler);
+            }
             throw e;
-        } catch (RuntimeException e) {
+        } catch (Exception e) {
             // GlassFish's tie maps what the servant throws to system or declared exceptions, so what
             // escapes here came from reading malformed arguments (an index out of bounds in a value
-            // reader, say). As a system exception it is answered without JacORB's ERROR line and stack
-            // trace per message; the rate-limited line below says what happened.
-            BAD_INPUT.note("malformed arguments to {}: {}", method, e.toString());
-            throw new org.omg.CORBA.MARSHAL("malformed arguments to " + method + ": " + e,
+            // reader, say, or an IOException GlassFish rethrows unchecked)
+            ValueFilters.refused(ValueRefusal.MALFORMED, "arguments to " + method, e.toString());
+            org.omg.CORBA.MARSHAL m = new org.omg.CORBA.MARSHAL("malformed arguments to " + method + ": " + e,
                     org.irmi.isolation.MinorCodes.VALUE_REFUSED, org.omg.CORBA.CompletionStatus.COMPLETED_MAYBE);
+            m.setStackTrace(new StackTraceElement[0]);
+            return refused(m, handler);
         }
+    }
+
+    /**
+     * Answers a refusal (counted and logged, rate-limited, where it was made) with {@code e}. On
+     * JacORB's request the exception is set as the reply, not thrown: JacORB logs every system
+     * exception a servant throws at INFO with its stack trace (its {@code RequestProcessor}), a line
+     * per request that the client chooses. Elsewhere it is thrown.
+     */
+    private static OutputStream refused(org.omg.CORBA.SystemException e, ResponseHandler handler) {
+        if (handler instanceof org.jacorb.orb.dsi.ServerRequest request) {
+            request.setSystemException(e);
+            return null;
+        }
+        throw e;
     }
 
     @Override

@@ -18,6 +18,7 @@ import org.omg.SendingContext.RunTime;
  * of values and the bytes read; for an array, its length, read ahead from the stream, against
  * {@code maxarray} and against the bytes left in the message, before GlassFish allocates it.
  * A refused value ends the request with {@code MARSHAL} (completed NO); nothing of it is built.
+ * What a value's own {@code readObject} sizes from the stream is checked by {@link SerialFilterHook}.
  *
  * <p>Outside a server's argument read (a client reading a reply) it only delegates.
  *
@@ -40,18 +41,19 @@ final class FilteringValueHandler implements ValueHandlerMultiFormat {
         if (scope == null) {
             return delegate.readValue(in, offset, clz, repositoryID, sender);
         }
-        String why = scope.enter();
+        org.omg.CORBA.MARSHAL refused = scope.enter(clz);
         try {
-            if (why == null && !scope.filter.allows(clz)) {
-                why = "class not allowed by the value filter";
+            if (refused == null && !scope.filter.allows(clz)) {
+                refused = scope.refuse(ValueRefusal.CLASS, clz.getName(), "class not allowed by the value filter");
             }
-            if (why == null && clz.isArray()) {
-                why = checkArrayLength(in, scope.filter.maxArray(), minWireBytes(clz.getComponentType()));
+            if (refused == null && clz.isArray()) {
+                String why = checkArrayLength(in, scope.filter.maxArray(), minWireBytes(clz.getComponentType()));
+                if (why != null) {
+                    refused = scope.refuse(ValueRefusal.ARRAY, clz.getName(), why);
+                }
             }
-            if (why != null) {
-                ValueFilters.refused(clz.getName(), why);
-                throw new MARSHAL("I-RMI value filter refused " + clz.getName() + ": " + why, MINOR_VALUE_REFUSED,
-                        CompletionStatus.COMPLETED_NO);
+            if (refused != null) {
+                throw refused;
             }
             // its fields are read through the filter too: a nested value gets the header check
             return delegate.readValue(FilteredArgumentStream.checking(in, scope.filter), offset, clz, repositoryID, sender);

@@ -35,6 +35,7 @@ public final class IrmiUtil extends com.sun.corba.ee.impl.javax.rmi.CORBA.Util {
 
     /** Made by {@code javax.rmi.CORBA.Util}, once per JVM; becomes GlassFish's {@code Util.getInstance()} too. */
     public IrmiUtil() {
+        SerialFilterHook.install(); // before the first ObjectInputStream RMI-IIOP builds: the factory can be set then
         Class<com.sun.corba.ee.impl.javax.rmi.CORBA.Util> glassfish = com.sun.corba.ee.impl.javax.rmi.CORBA.Util.class;
         try {
             java.lang.invoke.VarHandle instance = java.lang.invoke.MethodHandles.privateLookupIn(glassfish,
@@ -111,7 +112,7 @@ public final class IrmiUtil extends com.sun.corba.ee.impl.javax.rmi.CORBA.Util {
             return super.loadClass(className, remoteCodebase, loader);
         }
         if (!scope.filter.allows(className, null)) {
-            ValueFilters.refused(className, "not allowed by the value filter");
+            scope.refuse(ValueRefusal.CLASS, className, "not allowed by the value filter");
             throw new ClassNotFoundException(className + " refused by the I-RMI value filter");
         }
         return super.loadClass(className, null, loader); // codebase URLs sent by clients are ignored

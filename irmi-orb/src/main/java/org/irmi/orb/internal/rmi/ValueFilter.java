@@ -19,7 +19,10 @@ import java.util.Set;
  *   <li>anything else is refused.</li>
  * </ol>
  * Primitive arrays are allowed (their length is limited). Limits ({@code maxdepth}, {@code maxrefs},
- * {@code maxbytes}, {@code maxarray}) are the stricter of both filter strings and the defaults.
+ * {@code maxbytes}, {@code maxarray}): the stricter of those both filter strings set, else the
+ * defaults, which apply whether or not {@code jdk.serialFilter} is set. Beyond these, I-RMI's own
+ * bounds: hash collections nested at most {@link #DEFAULT_MAX_HASH_NESTING} deep, and a CPU budget per
+ * argument read ({@link #cpuBudgetNanos}).
  *
  * <p>THREADS: any thread; the set of exported types only grows.
  */
@@ -43,11 +46,29 @@ final class ValueFilter {
     static final long DEFAULT_MAX_DEPTH = 200;
     static final long DEFAULT_MAX_REFS = 1_000_000;
     /**
-     * No array length limit by default: every length is checked against the bytes left in the
-     * message anyway ({@link FilteringValueHandler}), which bounds what an array can allocate by
-     * the message size; a fixed default would break legitimate bulk {@code byte[]} arguments.
+     * 64 Mi elements, the most a message of the default {@code max_message_bytes} (64 MiB) could
+     * carry of {@code byte[]}: every length is also checked against the bytes left in the message
+     * ({@link FilteringValueHandler}, {@link ValueReadScope#allocating}), which is the bound that
+     * bites; this one holds whatever the message size is configured to.
      */
-    static final long DEFAULT_MAX_ARRAY = -1;
+    static final long DEFAULT_MAX_ARRAY = 64L * 1024 * 1024;
+    /** 64 MiB: the default {@code max_message_bytes}; a bound that holds whatever that is configured to. */
+    static final long DEFAULT_MAX_BYTES = 64L * 1024 * 1024;
+    /**
+     * How deep collections may nest in a hash collection (a {@code HashSet} of {@code HashSet}s is
+     * 2): {@code Map<String, Map<String, Set<String>>>} is 3. Nested deeper, the
+     * {@code hashCode} calls a hash collection's {@code readObject} makes can cost two to the power
+     * of the depth (the "SerialDOS" shape: 40 levels fit in 4 KB).
+     */
+    static final int DEFAULT_MAX_HASH_NESTING = 4;
+    /** CPU budget of reading one argument: this much, plus {@link #CPU_NANOS_PER_BYTE} per byte of the message left. */
+    static final long CPU_BASE_NANOS = 50_000_000;
+    /** About 20 times what GlassFish spends per byte of an ordinary value. */
+    static final long CPU_NANOS_PER_BYTE = 1_000;
+    /** A hash table of up to this many slots is always allowed (the JDK's small tables, whatever is left). */
+    static final long SMALL_COLLECTION_SLOTS = 64;
+    /** The collections of one argument may ask for this much before the inbound budget is asked. */
+    static final long SMALL_ALLOCATION_BYTES = 64 * 1024;
 
     private final ValuePatterns jdk;
     private final ValuePatterns configured;
@@ -56,20 +77,24 @@ final class ValueFilter {
     private final long maxBytes;
     private final long maxArray;
     private final Set<String> exported;
+    private final java.util.function.LongSupplier freeInboundBytes;
     private volatile FilteringClassLoader lastLoader;
 
     /**
      * @param jdkSerialFilter the {@code jdk.serialFilter} string, or null
      * @param configured      the {@code irmi.rmi.value_filter} string, or null for {@link #DEFAULT_PATTERNS}
      * @param exported        names of classes reachable from exported Remote interfaces (read live)
+     * @param freeInboundBytes what the inbound memory budget has free now, in bytes
      */
-    ValueFilter(String jdkSerialFilter, String configured, Set<String> exported) {
+    ValueFilter(String jdkSerialFilter, String configured, Set<String> exported,
+                java.util.function.LongSupplier freeInboundBytes) {
         this.exported = exported;
+        this.freeInboundBytes = freeInboundBytes;
         this.jdk = ValuePatterns.parse(jdkSerialFilter);
         this.configured = ValuePatterns.parse(configured == null ? DEFAULT_PATTERNS : configured);
         this.maxDepth = limit(DEFAULT_MAX_DEPTH, jdk.maxDepth(), this.configured.maxDepth());
         this.maxRefs = limit(DEFAULT_MAX_REFS, jdk.maxRefs(), this.configured.maxRefs());
-        this.maxBytes = limit(-1, jdk.maxBytes(), this.configured.maxBytes());
+        this.maxBytes = limit(DEFAULT_MAX_BYTES, jdk.maxBytes(), this.configured.maxBytes());
         this.maxArray = limit(DEFAULT_MAX_ARRAY, jdk.maxArray(), this.configured.maxArray());
     }
 
@@ -142,13 +167,25 @@ final class ValueFilter {
         return maxRefs;
     }
 
-    /** -1: no limit beyond the message size. */
     long maxBytes() {
         return maxBytes;
     }
 
-    /** -1: no limit beyond the bytes left in the message. */
     long maxArray() {
         return maxArray;
+    }
+
+    int maxHashNesting() {
+        return DEFAULT_MAX_HASH_NESTING;
+    }
+
+    /** The CPU budget of reading an argument from a message with {@code bytesLeft} bytes left, in nanoseconds. */
+    long cpuBudgetNanos(long bytesLeft) {
+        return CPU_BASE_NANOS + CPU_NANOS_PER_BYTE * Math.max(0, bytesLeft);
+    }
+
+    /** What the inbound memory budget has free now, in bytes. */
+    long freeInboundBytes() {
+        return freeInboundBytes.getAsLong();
     }
 }

@@ -35,7 +35,7 @@ class ValuePatternsTest {
 
     @Test
     void shouldAllowDefaultsAndExportedTypesAndRefuseTheRest() {
-        ValueFilter f = new ValueFilter(null, null, Set.of("com.acme.Order"));
+        ValueFilter f = new ValueFilter(null, null, Set.of("com.acme.Order"), () -> Long.MAX_VALUE);
         assertThat(f.allows("java.lang.String", null)).isTrue();
         assertThat(f.allows("java.util.HashMap", null)).isTrue();
         assertThat(f.allows("com.acme.Order", null)).isTrue();
@@ -44,12 +44,22 @@ class ValuePatternsTest {
         assertThat(f.allows("java.net.URL", null)).isFalse();
         assertThat(f.allows("org.apache.commons.collections.functors.InvokerTransformer", null)).isFalse();
         assertThat(f.allows("[Ljava.net.URL;", null)).isFalse();
-        assertThat(f.maxArray()).as("no fixed default: lengths are checked against the message").isEqualTo(-1);
+    }
+
+    @Test
+    void shouldApplyTheDefaultLimitsWhenNeitherStringSetsThem() {
+        ValueFilter f = new ValueFilter("java.util.*", null, Set.of(), () -> Long.MAX_VALUE);
+        assertThat(f.maxDepth()).isEqualTo(200);
+        assertThat(f.maxRefs()).isEqualTo(1_000_000);
+        assertThat(f.maxBytes()).isEqualTo(64L << 20);
+        assertThat(f.maxArray()).isEqualTo(64L << 20);
+        assertThat(f.maxHashNesting()).isEqualTo(4);
+        assertThat(f.cpuBudgetNanos(4096)).as("a 4 KB request").isLessThan(100_000_000L);
     }
 
     @Test
     void shouldLetJdkSerialFilterDecideFirstAndTakeTheStricterLimits() {
-        ValueFilter f = new ValueFilter("!java.util.HashMap;maxdepth=5", "com.acme.**;maxdepth=9;maxarray=10", Set.of());
+        ValueFilter f = new ValueFilter("!java.util.HashMap;maxdepth=5", "com.acme.**;maxdepth=9;maxarray=10", Set.of(), () -> Long.MAX_VALUE);
         assertThat(f.allows("java.util.HashMap", null)).isFalse();
         assertThat(f.allows("com.acme.x.Y", null)).isTrue();
         assertThat(f.allows("java.lang.String", null)).as("replaced defaults").isFalse();
@@ -89,5 +99,19 @@ class ValuePatternsTest {
     }
 
     static final class Unrelated implements java.io.Serializable {
+    }
+
+    @Test
+    void shouldKeepTheDefaultsInTheDocsExample() throws java.io.IOException {
+        String example = java.nio.file.Files.readAllLines(java.nio.file.Path.of("../docs/orb.md")).stream()
+                .filter(l -> l.startsWith("irmi.rmi.value_filter=")).findFirst().orElseThrow()
+                .substring("irmi.rmi.value_filter=".length());
+        assertThat(java.util.List.of(example.split(";"))).as("the docs' example filter")
+                .containsAll(java.util.List.of(ValueFilter.DEFAULT_PATTERNS.split(";")));
+        ValueFilter f = new ValueFilter(null, example, Set.of(), () -> Long.MAX_VALUE);
+        assertThat(f.allows("java.util.HashMap", null)).isTrue();
+        assertThat(f.allows("java.lang.Integer", null)).as("a HashMap{a=1}'s value").isTrue();
+        assertThat(f.allows("com.acme.values.Order", null)).isTrue();
+        assertThat(f.allows("java.net.URL", null)).isFalse();
     }
 }
