@@ -194,8 +194,11 @@ final class RequestAdmission {
             coreLimit.onLightRequests(first ? lightRequests : 0, first ? closedLoopBesideWaiting : 0);
             lightRequests = 0;
             closedLoopBesideWaiting = 0;
+            // (requests of others still in flight sent nothing new for a window: they compete for no one's
+            // latency, and their next request ends this at once; the admitted counts are not compared, as
+            // workers change them while the sweep reads)
             boolean alone = windowCaller != null && !windowSeveralCallers && !windowCaller.isClosed()
-                    && requests.admitted() == windowCaller.admittedRequests() && waiting.size() == windowCaller.flow.waiting();
+                    && waiting.size() == windowCaller.flow.waiting();
             aloneCaller = alone ? windowCaller : null;
             coreLimit.onAlone(alone);
             windowCaller = null;
@@ -446,6 +449,16 @@ final class RequestAdmission {
             refuseWaiting(t, loop.counters.poaQueueRefusals, new Rejection("TRANSIENT", MinorCodes.POA_QUEUE_FULL,
                     Rejection.Completion.NO, "resource limit reached: jacorb.poa.queue_max (" + poaQueue.max()
                     + ") requests wait for a servant thread"));
+            return;
+        }
+        if (aloneCaller == c && waiting.size() == 0 && requests.mayAdmit()) {
+            // One connection alone calls and a slot is free: fair order among connections means nothing
+            // here, so the request goes on now rather than at the end of the turn, and nothing waits
+            // (a request ending while one waits wakes the reader, requestEnded).
+            handOn(t);
+            if (requests.holdsShare(c, 0)) {
+                pauseForShare(c);
+            }
             return;
         }
         // Waits for a slot with the other connections' requests; handed on by releaseWaiting, at the
