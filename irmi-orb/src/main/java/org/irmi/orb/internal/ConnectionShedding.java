@@ -16,14 +16,16 @@ import java.util.concurrent.TimeUnit;
  *
  * <p><b>Who may be shed</b> ({@link Reason}, in the order they go):
  * <ol>
- *   <li>{@code NEVER_COMPLETED}: the connection has not completed one message since it was accepted
- *       (a client that connected and sent a few bytes, or nothing, and stalled);</li>
+ *   <li>{@code NEVER_COMPLETED}: the connection has not completed one message in the
+ *       {@link #FIRST_MESSAGE_GRACE_NANOS} or more since it was accepted (a client that connected and sent
+ *       a few bytes, or nothing, and stalled); a newcomer has that long to send its first message;</li>
  *   <li>{@code STALLED}: it is in the middle of a message and has read nothing for {@link #STALLED_AFTER_NANOS};</li>
  *   <li>{@code IDLE}: nothing partly read, in flight or waiting to be written, and nothing read for
  *       {@code irmi.transport.shed_idle_after_ms}.</li>
  * </ol>
  * A connection with a request in flight, a reply or JacORB message not yet written, or a message
- * that is arriving, is never shed; nor is a connection served within {@code shed_idle_after_ms}.
+ * that is arriving, is never shed; nor is a connection served within {@code shed_idle_after_ms}, nor
+ * one accepted within the grace that has not completed a message yet.
  * Within a reason, the peer host holding the most open connections goes first, and within a host the
  * connection that has read nothing the longest (a newcomer is the youngest of its host).
  *
@@ -39,6 +41,8 @@ final class ConnectionShedding {
     /** Why a connection may be shed, in the order the reasons are taken. */
     enum Reason { NEVER_COMPLETED, STALLED, IDLE }
 
+    /** How long a newcomer has to complete its first message before it may be shed as {@code NEVER_COMPLETED}. */
+    static final long FIRST_MESSAGE_GRACE_NANOS = TimeUnit.SECONDS.toNanos(1);
     /** A message partly read and nothing read for this long is stalled, for shedding (it is closed at {@code stall_timeout_ms}). */
     static final long STALLED_AFTER_NANOS = TimeUnit.SECONDS.toNanos(1);
     /** Victims one scan may find among the connections that never completed a message or stalled. */
@@ -61,20 +65,37 @@ final class ConnectionShedding {
         this.loop = loop;
         this.connections = connections;
         this.idleAfterNanos = TimeUnit.MILLISECONDS.toNanos(idleAfterMillis);
+        // Shedding runs when file descriptors may be gone, and then no class file can be opened from a
+        // directory on the class path: every class it needs is loaded now.
+        pick(List.of(new Candidate<>(this, Reason.NEVER_COMPLETED, 1, 0), new Candidate<>(this, Reason.IDLE, 1, 0)), 1);
+        new HashMap<String, Integer>().merge("", 1, Integer::sum);
+        count(Reason.STALLED, 0);
+    }
+
+    private void count(Reason r, int n) {
+        if (r == Reason.NEVER_COMPLETED) {
+            loop.counters.shedNeverCompleted.add(n);
+        } else if (r == Reason.STALLED) {
+            loop.counters.shedStalled.add(n);
+        } else {
+            loop.counters.shedIdle.add(n);
+        }
     }
 
     /**
      * Why a connection may be shed, or null when it may not.
      *
      * @param completedMessage true once it completed a message
+     * @param ageNanos         how long ago it was accepted
      * @param busy             a request in flight, or something not yet written (ignored before its first message)
      * @param partial          a message (or a fragmented one) is partly read
      * @param quietNanos       how long it has read nothing
      */
-    static Reason reasonOf(boolean completedMessage, boolean busy, boolean partial, long quietNanos,
+    static Reason reasonOf(boolean completedMessage, long ageNanos, boolean busy, boolean partial, long quietNanos,
                            long idleAfterNanos) {
         if (!completedMessage) {
-            return Reason.NEVER_COMPLETED; // nothing of it can be in flight; what it has not read is a handshake's, or an error's
+            // nothing of it can be in flight; what it has not written is a handshake's, or an error's
+            return ageNanos >= FIRST_MESSAGE_GRACE_NANOS ? Reason.NEVER_COMPLETED : null;
         }
         if (busy) {
             return null;
@@ -126,18 +147,14 @@ final class ConnectionShedding {
             }
             boolean busy = c.inFlight() > 0 || c.pendingOutboundBytes() > 0
                     || (c.giop != null && c.giop.hasPendingMessages());
-            Reason r = reasonOf(c.completedMessage, busy, c.assembling(), nowNanos - c.lastActivityNanos, idleAfterNanos);
+            Reason r = reasonOf(c.completedMessage, nowNanos - c.acceptedNanos, busy, c.assembling(), nowNanos - c.lastActivityNanos, idleAfterNanos);
             if (r != null) {
                 candidates.add(new Candidate<>(c, r, perHost.getOrDefault(c.peerHost, 1), nowNanos - c.lastActivityNanos));
             }
         }
         List<Candidate<InboundConnection>> victims = pick(candidates, BATCH);
         for (Candidate<InboundConnection> v : victims) {
-            switch (v.reason()) {
-                case NEVER_COMPLETED -> loop.counters.shedNeverCompleted.add(1);
-                case STALLED -> loop.counters.shedStalled.add(1);
-                case IDLE -> loop.counters.shedIdle.add(1);
-            }
+            count(v.reason(), 1);
             if (v.reason() == Reason.IDLE) {
                 v.connection().closeGracefully();
             } else {

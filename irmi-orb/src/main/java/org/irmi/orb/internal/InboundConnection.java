@@ -69,6 +69,8 @@ final class InboundConnection {
     /** Made at the connection's first fragmented message (most never send one). */
     private FragmentReassembler fragments;
     long lastActivityNanos;
+    /** When it was accepted (the selector's clock). */
+    final long acceptedNanos;
     /** True once a whole message (a fragmented one reassembled) was read: see {@link ConnectionShedding}. */
     boolean completedMessage;
     /** Bytes of partly read messages and reassemblies, as last reported to the {@link InboundBudget}. */
@@ -143,6 +145,7 @@ final class InboundConnection {
         this.loop = loop;
         this.readBudgetBytes = readBudgetBytes;
         this.lastActivityNanos = nowNanos;
+        this.acceptedNanos = nowNanos;
         this.framer = new GiopFramer(this, loop, nowNanos);
         this.out = new OutboundBuffer(this, loop);
         this.running = new RunningRequests(this);
