@@ -16,6 +16,8 @@ import java.util.List;
 final class StalledSockets implements AutoCloseable {
 
     private final List<Socket> sockets;
+    /** When the last of them was opened. */
+    private long lastOpenedNanos;
 
     private StalledSockets(List<Socket> sockets) {
         this.sockets = sockets;
@@ -40,11 +42,24 @@ final class StalledSockets implements AutoCloseable {
                 out.write("GI".getBytes(StandardCharsets.US_ASCII));
                 out.flush();
             }
+            s.lastOpenedNanos = System.nanoTime();
         } catch (IOException | RuntimeException e) {
             s.close();
             throw e;
         }
         return s;
+    }
+
+    /**
+     * Returns once the last of them was opened more than {@code graceMillis} ago: a server sheds a
+     * connection that never completed a message only after such a grace (a newcomer's time to send
+     * its first message), so a test that wants them shed waits for it to pass.
+     */
+    void awaitOlderThan(long graceMillis) throws InterruptedException {
+        long remainingMillis = graceMillis + 100 - (System.nanoTime() - lastOpenedNanos) / 1_000_000;
+        if (remainingMillis > 0) {
+            Thread.sleep(remainingMillis); // the condition is the clock's: no event to wait for
+        }
     }
 
     int size() {

@@ -47,6 +47,11 @@ final class ConnectionShedding {
     static final long STALLED_AFTER_NANOS = TimeUnit.SECONDS.toNanos(1);
     /** Victims one scan may find among the connections that never completed a message or stalled. */
     static final int BATCH = 32;
+    /**
+     * After a scan that found none to shed, how long newcomers are refused without another scan: a flood
+     * of connects at a limit held by busy connections then costs one scan per interval, not one each.
+     */
+    static final long RESCAN_AFTER_NANOS = TimeUnit.MILLISECONDS.toNanos(100);
 
     /** A connection as the ranking sees it. */
     record Candidate<T>(T connection, Reason reason, int hostConnections, long quietNanos) {
@@ -60,6 +65,9 @@ final class ConnectionShedding {
     private final SelectorLoop loop;
     private final OpenConnections connections;
     private final long idleAfterNanos;
+    /** True while scans are skipped after one found none to shed, until {@link #rescanAtNanos}. */
+    private boolean holdingOff;
+    private long rescanAtNanos;
 
     ConnectionShedding(SelectorLoop loop, OpenConnections connections, long idleAfterMillis) {
         this.loop = loop;
@@ -136,6 +144,10 @@ final class ConnectionShedding {
      * @return how many were closed (0: none may be shed, the newcomer is to be refused)
      */
     int shed(long nowNanos) {
+        if (holdingOff && nowNanos - rescanAtNanos < 0) {
+            return 0;
+        }
+        holdingOff = false;
         Map<String, Integer> perHost = new HashMap<>();
         for (InboundConnection c : connections.all()) {
             perHost.merge(c.peerHost, 1, Integer::sum);
@@ -153,6 +165,10 @@ final class ConnectionShedding {
             }
         }
         List<Candidate<InboundConnection>> victims = pick(candidates, BATCH);
+        if (victims.isEmpty()) {
+            holdingOff = true;
+            rescanAtNanos = nowNanos + RESCAN_AFTER_NANOS;
+        }
         for (Candidate<InboundConnection> v : victims) {
             count(v.reason(), 1);
             if (v.reason() == Reason.IDLE) {
