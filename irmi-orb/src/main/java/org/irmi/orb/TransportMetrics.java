@@ -45,8 +45,15 @@ public final class TransportMetrics implements MeterBinder {
                 "connections", s -> s.budgetCloses());
         counter(registry, "irmi.transport.connections.accepted", "connections accepted", "connections",
                 s -> s.acceptedConnections());
-        counter(registry, "irmi.transport.connections.refused", "connections refused at max_server_connections or max_receptor_threads",
+        counter(registry, "irmi.transport.connections.refused",
+                "connections refused at max_server_connections or max_receptor_threads: none could be shed",
                 "connections", s -> s.refusedConnections());
+        String shed = "irmi.transport.connections.shed";
+        String shedWhat = "connections closed at a connection limit (max_server_connections, out of file descriptors) "
+                + "to serve newcomers, by reason";
+        counter(registry, shed, shedWhat, "connections", s -> s.shedNeverCompleted(), "reason", "never_completed");
+        counter(registry, shed, shedWhat, "connections", s -> s.shedStalled(), "reason", "stalled");
+        counter(registry, shed, shedWhat, "connections", s -> s.shedIdle(), "reason", "idle");
         counter(registry, "irmi.transport.messages.read", "complete GIOP messages read", "messages",
                 s -> s.messagesRead());
         counter(registry, "irmi.transport.bytes.read", "bytes read from all connections", "bytes",
@@ -85,7 +92,7 @@ public final class TransportMetrics implements MeterBinder {
                 "turns", s -> s.readDeferrals());
         counter(registry, "irmi.transport.closes.stall", "connections closed: message stalled", "connections",
                 s -> s.stallCloses());
-        counter(registry, "irmi.transport.accept.failures", "accepts that failed (out of file descriptors): accepting paused 100 ms",
+        counter(registry, "irmi.transport.accept.failures", "accepts that failed (out of file descriptors): connections shed, or accepting paused 100 ms",
                 "accepts", s -> s.acceptFailures());
     }
 
@@ -95,9 +102,10 @@ public final class TransportMetrics implements MeterBinder {
                 .register(r);
     }
 
+    /** {@code tags}: alternating key/value pairs, from a fixed set (bounded). */
     private void counter(MeterRegistry r, String name, String description, String unit,
-                         ToDoubleFunction<TransportStats> f) {
+                         ToDoubleFunction<TransportStats> f, String... tags) {
         FunctionCounter.builder(name, transport, t -> f.applyAsDouble(t.stats())).description(description)
-                .baseUnit(unit).register(r);
+                .baseUnit(unit).tags(tags).register(r);
     }
 }

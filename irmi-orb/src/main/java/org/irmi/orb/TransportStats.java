@@ -6,7 +6,7 @@ package org.irmi.orb;
  * @param openConnections        connections open now
  * @param acceptedConnections    connections accepted
  * @param refusedConnections     connections closed at once because {@code max_server_connections} (or, where set,
- *                               {@code server.max_receptor_threads}) was reached
+ *                               {@code server.max_receptor_threads}) was reached and no open connection could be shed
  * @param messagesRead           complete GIOP messages read (fragments reassembled count once)
  * @param bytesRead              bytes read from all connections
  * @param messageErrorsSent      MessageError replies sent for malformed input
@@ -45,6 +45,12 @@ package org.irmi.orb;
  *                               over the reading (requests then stop running on the reader for a back-off)
  * @param readerShared           requests the reader collected to run itself and handed to the workers instead, because
  *                               their turn collected too many for one thread ({@code irmi.transport.inline_share_at})
+ * @param shedNeverCompleted     connections closed at a connection limit ({@code max_server_connections}, or accepts
+ *                               failing for want of file descriptors) to make room for newcomers, because they had
+ *                               never completed a message
+ * @param shedStalled            ... because a message of theirs had stalled (nothing read for a second)
+ * @param shedIdle               ... because they were idle ({@code irmi.transport.shed_idle_after_ms}); closed with
+ *                               CloseConnection
  */
 public record TransportStats(int openConnections, long acceptedConnections, long refusedConnections,
                              long messagesRead, long bytesRead, long messageErrorsSent,
@@ -55,5 +61,5 @@ public record TransportStats(int openConnections, long acceptedConnections, long
                              long acceptFailures, long sharePauses, long tlsHandshakes, int requestsInFlight,
                              int requestsWaiting, int requestsLimit, long directRequests,
                              long poaQueueRefusals, long poaThreadTimeouts, long readerRuns, long readerTakeovers,
-                             long readerShared) {
+                             long readerShared, long shedNeverCompleted, long shedStalled, long shedIdle) {
 }

@@ -129,6 +129,8 @@ public final class HostileServerMain {
         TransportStats s = Orbs.transport(server).stats();
         return "held=" + s.inboundHeldBytes() + " limit=" + s.inboundLimitBytes() + " pauses=" + s.budgetPauses()
                 + " closes=" + s.budgetCloses() + " oversize=" + s.oversizeRefused() + " open=" + s.openConnections() + " acceptFailures=" + s.acceptFailures()
-                + " inFlight=" + s.requestsInFlight() + " waiting=" + s.requestsWaiting() + " requestsLimit=" + s.requestsLimit();
+                + " inFlight=" + s.requestsInFlight() + " waiting=" + s.requestsWaiting() + " requestsLimit=" + s.requestsLimit()
+                + " refused=" + s.refusedConnections() + " shedNeverCompleted=" + s.shedNeverCompleted()
+                + " shedStalled=" + s.shedStalled() + " shedIdle=" + s.shedIdle();
     }
 }

@@ -40,15 +40,7 @@ class JacorbOrbClassTest {
 
     /** JacORB's ORB class with I-RMI switched on by its two properties. */
     private static ORB jacorbWithIrmi(String... extra) {
-        Properties p = new Properties();
-        p.setProperty("org.omg.CORBA.ORBClass", "org.jacorb.orb.ORB");
-        p.setProperty("OAIAddr", "127.0.0.1");
-        p.setProperty("jacorb.transport.factories", "org.irmi.orb.internal.SelectorFactories");
-        p.setProperty("org.omg.PortableInterceptor.ORBInitializerClass.irmi", "org.irmi.orb.internal.IrmiOrbInitializer");
-        for (int i = 0; i + 1 < extra.length; i += 2) {
-            p.setProperty(extra[i], extra[i + 1]);
-        }
-        return ORB.init(new String[0], p);
+        return Orbs.jacorbWithIrmi(extra);
     }
 
     @Test

@@ -22,6 +22,20 @@ final class Orbs {
         return ORB.init(new String[0], p);
     }
 
+    /**
+     * JacORB's own ORB class switched to I-RMI the other way docs/orb.md documents: the transport
+     * factories and the ORB initializer, JacORB's defaults otherwise.
+     */
+    static ORB jacorbWithIrmi(String... extra) {
+        Properties p = new Properties();
+        p.setProperty("org.omg.CORBA.ORBClass", "org.jacorb.orb.ORB");
+        p.setProperty("OAIAddr", "127.0.0.1");
+        p.setProperty("jacorb.transport.factories", "org.irmi.orb.internal.SelectorFactories");
+        p.setProperty("org.omg.PortableInterceptor.ORBInitializerClass.irmi", "org.irmi.orb.internal.IrmiOrbInitializer");
+        put(p, extra);
+        return ORB.init(new String[0], p);
+    }
+
     /** A stock JacORB ORB (its server is thread per connection); no in-process loopback shortcut. */
     static ORB stock(String... extra) {
         Properties p = new Properties();

@@ -18,8 +18,10 @@ import org.slf4j.LoggerFactory;
 /**
  * Accepting: the listening sockets (the plain port, and the TLS port with
  * {@code jacorb.security.support_ssl}), a bounded burst of accepts per turn, the set-up of each
- * accepted connection, and the back-off when accepting fails (out of file descriptors, usually),
- * during which the connections already open keep being served.
+ * accepted connection, and what happens at a connection limit: at {@code max_server_connections},
+ * or when accepting fails (out of file descriptors, usually), the connections that cost others are
+ * shed to make room for the newcomer ({@link ConnectionShedding}); only when none may be shed is the
+ * newcomer refused, or accepting backed off (the connections already open keep being served).
  *
  * <p>SELECTOR THREAD ONLY, except {@link #port}, {@link #tlsPort} and {@link #serverChannel} (any thread).
  */
@@ -37,6 +39,8 @@ final class Acceptor {
     /** The loop's open connections. */
     private final OpenConnections connections;
     private final Function<InboundConnection, IrmiServerGIOPConnection> giopFactory;
+    /** What goes when a connection limit is reached. */
+    private final ConnectionShedding shedding;
     private final ServerSocketChannel server;
     /** The listening socket's key: OP_ACCEPT off while accepting backs off. */
     private final SelectionKey acceptKey;
@@ -61,6 +65,7 @@ final class Acceptor {
         this.connections = connections;
         this.giopFactory = giopFactory;
         TransportConfig config = loop.config;
+        this.shedding = new ConnectionShedding(loop, connections, config.shedIdleAfterMillis());
         this.server = ServerSocketChannel.open();
         server.setOption(StandardSocketOptions.SO_REUSEADDR, true);
         server.bind(host == null ? new InetSocketAddress(port) : new InetSocketAddress(host, port),
@@ -124,11 +129,18 @@ final class Acceptor {
             try {
                 ch = listening.accept();
             } catch (IOException e) {
-                // Out of file descriptors, usually: the pending connection stays pending and the
-                // server socket stays ready, so retrying at once would spin the loop (and, logged
-                // each time, flood the log). Stop accepting for a while; the connections already
-                // open keep being served.
+                // Out of file descriptors, usually. The connections that cost others make room: their
+                // descriptors are freed when the next select deregisters them, and the next turn
+                // accepts again.
                 loop.counters.acceptFailures.add(1);
+                int shed = shedding.shed(nowNanos);
+                if (shed > 0) {
+                    loop.badInput.note("accept failed ({}); shed {} connections to make room", e.toString(), shed);
+                    return;
+                }
+                // None to shed: the pending connection stays pending and the server socket stays
+                // ready, so retrying at once would spin the loop (and, logged each time, flood the
+                // log). Stop accepting for a while; the connections already open keep being served.
                 loop.badInput.note("accept failed ({}); not accepting for {} ms", e.toString(),
                         TimeUnit.NANOSECONDS.toMillis(ACCEPT_BACKOFF_NANOS));
                 acceptKey.interestOps(0);
@@ -144,8 +156,8 @@ final class Acceptor {
             if (ch == null) {
                 return;
             }
-            if (connections.size() >= loop.config.maxServerConnections() || (tlsOfPort == null && tls != null && tls.required())) {
-                // beyond the maximum; or plain text where the target requires TLS
+            if ((tlsOfPort == null && tls != null && tls.required()) || !roomFor(nowNanos)) {
+                // plain text where the target requires TLS; or at the maximum with nobody to shed
                 loop.counters.refused.add(1);
                 closeQuietly(ch);
                 continue;
@@ -157,9 +169,9 @@ final class Acceptor {
                     ch.setOption(StandardSocketOptions.SO_RCVBUF, loop.config.receiveBufferBytes());
                 }
                 InetSocketAddress remote = (InetSocketAddress) ch.getRemoteAddress();
-                String peer = remote.getAddress().getHostAddress() + ":" + remote.getPort();
-                InboundConnection c = new InboundConnection(CONNECTION_IDS.incrementAndGet(), ch, peer, loop,
-                        loop.defaultReadBudget(), nowNanos, tlsOfPort);
+                InboundConnection c = new InboundConnection(CONNECTION_IDS.incrementAndGet(), ch,
+                        remote.getAddress().getHostAddress(), remote.getPort(), loop, loop.defaultReadBudget(), nowNanos,
+                        tlsOfPort);
                 c.giop = giopFactory.apply(c);
                 c.key = ch.register(selector, SelectionKey.OP_READ, c);
                 connections.add(c);
@@ -170,6 +182,18 @@ final class Acceptor {
                 closeQuietly(ch);
             }
         }
+    }
+
+    /**
+     * True when one more connection may be served: below {@code max_server_connections}, or at it once
+     * the connections that cost others were shed. At 0 every connection is refused, as in JacORB.
+     */
+    private boolean roomFor(long nowNanos) {
+        int max = loop.config.maxServerConnections();
+        if (connections.size() < max) {
+            return true;
+        }
+        return max > 0 && shedding.shed(nowNanos) > 0 && connections.size() < max;
     }
 
     /** Closes the plain port's listening socket (an orderly shutdown began): no more connections. */

@@ -23,4 +23,8 @@ final class Counters {
     final LongAdder sharePauses = new LongAdder();
     final LongAdder budgetCloses = new LongAdder();
     final LongAdder tlsHandshakes = new LongAdder();
+    /** Connections closed at a connection limit, by {@link ConnectionShedding.Reason}. */
+    final LongAdder shedNeverCompleted = new LongAdder();
+    final LongAdder shedStalled = new LongAdder();
+    final LongAdder shedIdle = new LongAdder();
 }

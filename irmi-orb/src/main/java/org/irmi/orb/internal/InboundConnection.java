@@ -54,6 +54,8 @@ final class InboundConnection {
     /** The socket as GIOP sees it: plain, or the plain text inside TLS. */
     final Wire wire;
     final String peerAddress;
+    /** The peer's host address, as in {@link #peerAddress} (the same string object; see {@link ConnectionShedding}). */
+    final String peerHost;
     private final SelectorLoop loop;
     SelectionKey key;
     volatile int readBudgetBytes;
@@ -67,6 +69,10 @@ final class InboundConnection {
     /** Made at the connection's first fragmented message (most never send one). */
     private FragmentReassembler fragments;
     long lastActivityNanos;
+    /** When it was accepted (the selector's clock). */
+    final long acceptedNanos;
+    /** True once a whole message (a fragmented one reassembled) was read: see {@link ConnectionShedding}. */
+    boolean completedMessage;
     /** Bytes of partly read messages and reassemblies, as last reported to the {@link InboundBudget}. */
     private long partialHeldBytes;
     /** Not read while the inbound budget is short (see {@link InboundBudget}). */
@@ -123,8 +129,9 @@ final class InboundConnection {
     private volatile boolean closed;
 
     /** @param tls the TLS of the port it was accepted on, or null for plain GIOP */
-    InboundConnection(long id, SocketChannel channel, String peerAddress, SelectorLoop loop, int readBudgetBytes,
-                      long nowNanos, TlsSettings tls) {
+    InboundConnection(long id, SocketChannel channel, String peerHost, int peerPort, SelectorLoop loop,
+                      int readBudgetBytes, long nowNanos, TlsSettings tls) {
+        String peerAddress = peerHost + ":" + peerPort;
         this.id = id;
         this.channel = channel;
         try {
@@ -134,9 +141,11 @@ final class InboundConnection {
             throw new IllegalStateException("cannot start TLS with " + peerAddress + ": " + e.getMessage(), e);
         }
         this.peerAddress = peerAddress;
+        this.peerHost = peerHost;
         this.loop = loop;
         this.readBudgetBytes = readBudgetBytes;
         this.lastActivityNanos = nowNanos;
+        this.acceptedNanos = nowNanos;
         this.framer = new GiopFramer(this, loop, nowNanos);
         this.out = new OutboundBuffer(this, loop);
         this.running = new RunningRequests(this);
@@ -355,6 +364,7 @@ final class InboundConnection {
 
     /** A whole message, or the last fragment of one, is in: counted and handed to the loop. SELECTOR THREAD ONLY. */
     void complete(byte[] m, long firstByteNanos) {
+        completedMessage = true;
         loop.counters.messagesRead.add(1);
         MessageAssemblyListener listener = loop.hooks.messageAssemblyListener();
         if (listener != null) {

@@ -452,6 +452,7 @@ final class SelectorLoop implements IrmiTransport, Runnable {
                 k.budgetCloses.sum(), budget.heldBytes(), budget.limitBytes(), pacer.deferrals(), k.acceptFailures.sum(),
                 k.sharePauses.sum(), k.tlsHandshakes.sum(), admission.requests.admitted(), admission.waitingRequests(),
                 admission.limit(), dispatch.directRequests(), k.poaQueueRefusals.sum(), k.poaThreadTimeouts.sum(),
-                inline.ran(), inline.takeovers(), inline.shared.sum());
+                inline.ran(), inline.takeovers(), inline.shared.sum(), k.shedNeverCompleted.sum(), k.shedStalled.sum(),
+                k.shedIdle.sum());
     }
 }

@@ -64,6 +64,10 @@ import org.jacorb.config.ConfigurationException;
  *                                 is shared with the dispatch workers: the reader runs its share (one core's) and hands
  *                                 the rest on with one wake-up, so that one reader does not hold every such request to
  *                                 one core; 0: the reader runs them all
+ * @param shedIdleAfterMillis      at a connection limit, a connection that completed a message and has had nothing
+ *                                 partly read, in flight or unsent for this long may be shed (closed with
+ *                                 CloseConnection) to serve a newcomer (see {@code ConnectionShedding}); one
+ *                                 served more recently keeps its place
  */
 public record TransportConfig(int maxMessageBytes, int readBudgetBytes, int soloReadBudgetBytes, int acceptBacklog,
                               int maxOutboundBytes, int handoffQueueCapacity, int dispatchThreads,
@@ -73,7 +77,8 @@ public record TransportConfig(int maxMessageBytes, int readBudgetBytes, int solo
                               long maxReadDeferMillis, int readPacingRequestCostBytes, int maxRequestsInFlight,
                               boolean adaptRequestsInFlight, boolean lightRequestsFirst, int lightReserveCores,
                               boolean directDispatch,
-                              int servantThreads, PoaQueue poaQueue, int inlineMaxCostMicros, int inlineShareAt) {
+                              int servantThreads, PoaQueue poaQueue, int inlineMaxCostMicros, int inlineShareAt,
+                              long shedIdleAfterMillis) {
 
     /**
      * JacORB's POA queue settings, as the POA reads them.
@@ -119,6 +124,8 @@ public record TransportConfig(int maxMessageBytes, int readBudgetBytes, int solo
     public static final int DEFAULT_INLINE_MAX_COST_MICROS = 100;
     /** See {@code inlineShareAt}. */
     public static final int DEFAULT_INLINE_SHARE_AT = 32;
+    /** See {@code shedIdleAfterMillis}. */
+    public static final long DEFAULT_SHED_IDLE_AFTER_MILLIS = 10_000;
     /** JacORB's key for the connections a server serves at once. */
     public static final String MAX_SERVER_CONNECTIONS = "jacorb.connection.max_server_connections";
     /** JacORB's key for its server's reader threads, one per connection (bugjac460). */
@@ -148,6 +155,7 @@ public record TransportConfig(int maxMessageBytes, int readBudgetBytes, int solo
         atLeast("jacorb.poa.thread_pool_max", servantThreads, 1);
         atLeast(PREFIX + "inline_max_cost_us", inlineMaxCostMicros, 0);
         atLeast(PREFIX + "inline_share_at", inlineShareAt, 0);
+        atLeast(PREFIX + "shed_idle_after_ms", shedIdleAfterMillis, 0);
     }
 
     /**
@@ -172,6 +180,28 @@ public record TransportConfig(int maxMessageBytes, int readBudgetBytes, int solo
     }
 
     /**
+     * The integer the user set for {@code key} (ORB properties, system properties, a
+     * {@code jacorb.properties} or {@code custom.props} file), or {@code unset} when none did.
+     *
+     * <p>Not {@code getAttributeAsInteger(key, unset)}: JacORB's configuration remembers the default
+     * that its first reader passed and answers it to every later reader, as if it had been set (JacORB's
+     * {@code MessageReceptorPool} reads {@code server.max_receptor_threads} with 1,000 before the
+     * transport reads its settings). What the user set is kept as text and
+     * {@link Configuration#isAttributeSet} looks only there. A blank value counts as unset, as JacORB reads it.
+     */
+    static int userInteger(Configuration c, String key, int unset) throws ConfigurationException {
+        String text = c.isAttributeSet(key) ? c.getAttribute(key, "") : "";
+        if (text.isBlank()) {
+            return unset;
+        }
+        try {
+            return Integer.parseInt(text.trim());
+        } catch (NumberFormatException e) {
+            throw new ConfigurationException("value for attribute " + key + " is not numeric: " + text);
+        }
+    }
+
+    /**
      * Reads the settings, falling back to the defaults above.
      *
      * <p>{@code jacorb.connection.server.max_receptor_threads}: stock JacORB gives every accepted
@@ -180,11 +210,14 @@ public record TransportConfig(int maxMessageBytes, int readBudgetBytes, int solo
      * connections a JacORB server serves at once, and that is the meaning it has here, where one
      * selector thread reads every connection: it lowers {@code maxServerConnections}. Unset, it
      * does not apply (JacORB's default of 1,000 threads is not imposed on the selector transport).
+     * "Unset" is read from what the user gave (see {@link #userInteger}), not from the value JacORB
+     * answers: JacORB's own server reads the key with its default of 1,000, and its configuration
+     * then answers 1,000 to every later reader.
      */
     public static TransportConfig from(Configuration c) throws ConfigurationException {
         int jacorbIdle = c.getAttributeAsInteger("jacorb.connection.server.timeout", 0);
-        int maxServerConnections = c.getAttributeAsInteger(MAX_SERVER_CONNECTIONS, Integer.MAX_VALUE);
-        int maxReceptorThreads = c.getAttributeAsInteger(MAX_RECEPTOR_THREADS, Integer.MAX_VALUE);
+        int maxServerConnections = userInteger(c, MAX_SERVER_CONNECTIONS, Integer.MAX_VALUE);
+        int maxReceptorThreads = userInteger(c, MAX_RECEPTOR_THREADS, Integer.MAX_VALUE);
         atLeast(MAX_RECEPTOR_THREADS, maxReceptorThreads, 0);
         int servantThreads = c.getAttributeAsInteger("jacorb.poa.thread_pool_max", JACORB_THREAD_POOL_MAX);
         return new TransportConfig(
@@ -215,6 +248,7 @@ public record TransportConfig(int maxMessageBytes, int readBudgetBytes, int solo
                         c.getAttributeAsBoolean("jacorb.poa.queue_wait", PoaQueue.JACORB_DEFAULTS.waitWhenFull()),
                         c.getAttributeAsLong("jacorb.poa.threadtimeout", PoaQueue.JACORB_DEFAULTS.threadTimeoutMillis())),
                 c.getAttributeAsInteger(PREFIX + "inline_max_cost_us", DEFAULT_INLINE_MAX_COST_MICROS),
-                c.getAttributeAsInteger(PREFIX + "inline_share_at", DEFAULT_INLINE_SHARE_AT));
+                c.getAttributeAsInteger(PREFIX + "inline_share_at", DEFAULT_INLINE_SHARE_AT),
+                c.getAttributeAsLong(PREFIX + "shed_idle_after_ms", DEFAULT_SHED_IDLE_AFTER_MILLIS));
     }
 }
