@@ -42,11 +42,12 @@ class IrmiEndToEndTest extends AbstractEndToEndTest {
             OutputStream out = backend._request("getOrders", true);
             ((org.omg.CORBA_2_3.portable.OutputStream) out).write_value(new AtomicLong(42));
             Throwable thrown = catchThrowable(() -> backend._invoke(out));
-            // Refused by name before it loaded: JacORB's own MARSHAL for a class its (filtered) class
-            // loader did not give. AtomicLong is in java.base: only the filter can make it "not found".
-            // Stock JacORB loads it, builds it, and fails the call later as an argument type mismatch.
+            // Refused by name before it loaded, and answered as the value filter's refusal (MARSHAL
+            // VALUE_REFUSED, completed NO), not as JacORB's "class not found". Stock JacORB loads it, builds
+            // it, and fails the call later as an argument type mismatch.
             assertThat(thrown).isInstanceOf(MARSHAL.class)
-                    .hasMessageContaining("class not found: java.util.concurrent.atomic.AtomicLong");
+                    .hasMessageContaining("I-RMI value filter refused java.util.concurrent.atomic.AtomicLong");
+            assertThat(((MARSHAL) thrown).completed).isEqualTo(org.omg.CORBA.CompletionStatus.COMPLETED_NO);
         } finally {
             orb.shutdown(false);
         }

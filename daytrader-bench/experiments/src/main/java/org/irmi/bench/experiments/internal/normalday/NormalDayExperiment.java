@@ -79,7 +79,8 @@ public final class NormalDayExperiment implements Experiment {
 
     /**
      * Full runs: both loads, plain JacORB and I-RMI with each poison SLA. --quick and CI: the heavy
-     * mix, plain and cost attribution. {@code -Dirmi.poison.mixes} and {@code -Dirmi.orbs} narrow it.
+     * mix, plain and cost attribution. {@code -Dirmi.poison.mixes}, {@code -Dirmi.normalday.variants}
+     * ({@code plain,cost,setdiff}) and {@code -Dirmi.orbs} narrow it.
      */
     static List<Cell> plan(RunLength length) {
         List<Cell> plan = new ArrayList<>();
@@ -93,8 +94,10 @@ public final class NormalDayExperiment implements Experiment {
             }
         }
         String only = System.getProperty("irmi.poison.mixes");
+        String variants = System.getProperty("irmi.normalday.variants"); // e.g. plain,cost
         List<OrbKind> orbs = OrbKind.selected();
         return plan.stream().filter(c -> only == null || List.of(only.split(",")).contains(c.mix().name()))
+                .filter(c -> variants == null || List.of(variants.split(",")).contains(c.variant().key()))
                 .filter(c -> orbs.contains(c.variant().orb())).toList();
     }
 
