@@ -182,6 +182,53 @@ class HostileValuesTest {
         });
     }
 
+    /** The value fuzzer's input that made JacORB allocate an Any's TypeCode members at a declared count. */
+    static final String TYPECODE_CRASH = "/org/irmi/orb/ValueReaderFuzzTestInputs/values/measure-any-typecode-members-crash";
+
+    @Test
+    void shouldRefuseTheAnyTypeCodeTheFuzzerFoundWithoutAllocatingItsMembers() throws Exception {
+        byte[] input;
+        try (java.io.InputStream in = HostileValuesTest.class.getResourceAsStream(TYPECODE_CRASH)) {
+            assertThat(in).as(TYPECODE_CRASH).isNotNull();
+            input = in.readAllBytes();
+        }
+        byte[] args = java.util.Arrays.copyOfRange(input, 1, input.length); // its first byte picks measure
+        long before = server.stats().get("refused.typecode");
+        Cost c = measured("fuzzer's Any TypeCode (" + args.length + " bytes)", () -> assertValueRefused(sendMeasure(args)));
+        c.assertCheap();
+        assertThat(server.stats().get("refused.typecode")).as("refused for its TypeCode").isEqualTo(before + 1);
+        assertNormalCallServed();
+    }
+
+    @ParameterizedTest
+    @ValueSource(strings = {"struct", "exception", "union", "enum", "value", "value-in-struct", "struct-in-value-box",
+            "alias-of-sequence-of-struct"})
+    void shouldRefuseAnAnyTypeCodeDeclaringTwoToThe28MembersWithoutAllocatingThem(String shape) throws Exception {
+        byte[] args = HostileTypeCodes.declaring(shape, 1 << 28);
+        Cost c = measured("Any TypeCode " + shape + " of 2^28 members (" + args.length + " bytes)",
+                () -> assertValueRefused(sendMeasure(args)));
+        c.assertCheap();
+        assertThat(server.stats().get("refused.typecode")).as("refused for its TypeCode").isPositive();
+        assertNormalCallServed();
+    }
+
+    @Test
+    void shouldRefuseAnAnyTypeCodeNestedDeeperThanTheLimit() throws Exception {
+        byte[] args = HostileTypeCodes.nestedAliases(10_000);
+        Cost c = measured("Any TypeCode of 10,000 nested aliases (" + args.length + " bytes)",
+                () -> assertValueRefused(sendMeasure(args)));
+        c.assertCheap();
+        assertNormalCallServed();
+    }
+
+    @Test
+    void shouldNotRefuseAnAnyTypeCodeWhoseMembersFitTheMessage() throws Exception {
+        long before = server.stats().get("refused.typecode");
+        sendMeasure(HostileTypeCodes.declaring("value", 1)); // JacORB then fails on the value bytes, which are not there
+        assertThat(server.stats().get("refused.typecode")).isEqualTo(before);
+        assertNormalCallServed();
+    }
+
     /** Runs {@code body} against a server of its own, started with {@code options} too. */
     private static void withServer(String[] options, Attack body) throws Exception {
         ServerProcess main = server;
