@@ -182,19 +182,23 @@ class HostileValuesTest {
         });
     }
 
-    /** The value fuzzer's input that made JacORB allocate an Any's TypeCode members at a declared count. */
-    static final String TYPECODE_CRASH = "/org/irmi/orb/ValueReaderFuzzTestInputs/values/measure-any-typecode-members-crash";
-
-    @Test
-    void shouldRefuseTheAnyTypeCodeTheFuzzerFoundWithoutAllocatingItsMembers() throws Exception {
-        byte[] input;
-        try (java.io.InputStream in = HostileValuesTest.class.getResourceAsStream(TYPECODE_CRASH)) {
-            assertThat(in).as(TYPECODE_CRASH).isNotNull();
-            input = in.readAllBytes();
+    /**
+     * The value fuzzer's inputs that made the server allocate at a size an Any declared: members of
+     * its TypeCode ({@code members}), and the length of a wide string JacORB read as its value
+     * ({@code wstring-length}).
+     */
+    @ParameterizedTest
+    @ValueSource(strings = {"measure-any-typecode-members-crash", "measure-any-wstring-length-crash"})
+    void shouldRefuseTheAnysTheFuzzerFoundWithoutAllocatingAtTheirDeclaredSizes(String input) throws Exception {
+        String resource = "/org/irmi/orb/ValueReaderFuzzTestInputs/values/" + input;
+        byte[] bytes;
+        try (java.io.InputStream in = HostileValuesTest.class.getResourceAsStream(resource)) {
+            assertThat(in).as(resource).isNotNull();
+            bytes = in.readAllBytes();
         }
-        byte[] args = java.util.Arrays.copyOfRange(input, 1, input.length); // its first byte picks measure
+        byte[] args = java.util.Arrays.copyOfRange(bytes, 1, bytes.length); // its first byte picks measure
         long before = server.stats().get("refused.typecode");
-        Cost c = measured("fuzzer's Any TypeCode (" + args.length + " bytes)", () -> assertValueRefused(sendMeasure(args)));
+        Cost c = measured("fuzzer's " + input + " (" + args.length + " bytes)", () -> assertValueRefused(sendMeasure(args)));
         c.assertCheap();
         assertThat(server.stats().get("refused.typecode")).as("refused for its TypeCode").isEqualTo(before + 1);
         assertNormalCallServed();

@@ -147,8 +147,9 @@ final class FilteredArgumentStream extends org.omg.CORBA_2_3.portable.InputStrea
 
     @Override
     public org.omg.CORBA.Any read_any() {
-        // JacORB reads the Any's TypeCode first, and allocates its members at the counts it declares
-        refuseIf(ValueRefusal.TYPECODE, TypeCodeCheck.check(in), "an Any's TypeCode");
+        // JacORB reads the Any's TypeCode first, and allocates its members at the counts it declares;
+        // then its value by that TypeCode, from its own stream
+        refuseIf(ValueRefusal.TYPECODE, TypeCodeCheck.checkAny(in), "an Any");
         return filtered(in::read_any);
     }
 

@@ -53,15 +53,34 @@ final class TypeCodeCheck {
 
     /** Null when the TypeCode at the stream's position may be read by JacORB; else why not. */
     static String check(InputStream in) {
+        return check(in, false);
+    }
+
+    /**
+     * Null when the {@code Any} at the stream's position may be read by JacORB; else why not. After
+     * its TypeCode, JacORB reads the Any's value by that TypeCode from its own stream, where the
+     * filter does not see it; so the value's start is checked here too: a value's or value box's
+     * header as {@link ValueHeaderCheck} checks it (a box of a string or wide string with its
+     * length), a string's or wide string's length against the bytes left. A struct, union,
+     * sequence, array, alias or exception (IDL data, which an RMI-IIOP reader never takes from an
+     * Any: GlassFish's {@code Util.readAny} takes an object reference or a value) is refused, its
+     * contents unchecked.
+     */
+    static String checkAny(InputStream in) {
+        return check(in, true);
+    }
+
+    private static String check(InputStream in, boolean any) {
         if (!in.markSupported()) {
             return null;
         }
         in.mark(0);
         try {
             int kind = in.read_long();
-            if (kind == TK_ANY) {
+            if (any && kind == TK_ANY) {
                 throw new Refused("an Any whose TypeCode is any (JacORB reads the inner Any's TypeCode unchecked)");
             }
+            int resolved = kind;
             if (isComplex(kind)) {
                 int length = in.read_long();
                 int left = in.available();
@@ -69,9 +88,13 @@ final class TypeCodeCheck {
                     return "a TypeCode's encapsulation of " + Integer.toUnsignedString(length) + " bytes, the message has "
                             + left + " left";
                 }
-                walkEncapsulation(new Encapsulation(in, length), kind, 1, false);
+                Encapsulation e = new Encapsulation(in, length);
+                resolved = walkEncapsulation(e, kind, 1, false);
+                e.skip(e.left());
+            } else if (kind == 18 || kind == 27) {
+                in.read_long(); // bound
             }
-            return null;
+            return any ? anyValue(in, kind, resolved) : null;
         } catch (Refused r) {
             return r.getMessage();
         } catch (RuntimeException | java.io.IOException e) {
@@ -82,6 +105,27 @@ final class TypeCodeCheck {
                 in.reset();
             } catch (java.io.IOException e) {
                 throw new org.omg.CORBA.MARSHAL("cannot reset the stream after a TypeCode: " + e);
+            }
+        }
+    }
+
+    /** The start of an Any's value of TypeCode {@code kind} ({@code resolved}: a box's content kind). */
+    private static String anyValue(InputStream in, int kind, int resolved) throws java.io.IOException {
+        switch (kind) {
+            case TK_VALUE, TK_VALUE_BOX -> {
+                return ValueHeaderCheck.header(in, kind == TK_VALUE_BOX && (resolved == 18 || resolved == 27) ? String.class : null);
+            }
+            case 18, 27 -> {
+                int length = in.read_long();
+                int left = in.available();
+                return length < 0 || length > left ? "an Any's string of " + Integer.toUnsignedString(length)
+                        + " bytes, the message has " + left + " left" : null;
+            }
+            case 15, 16, 19, 20, 21, 22 -> {
+                return "an Any of IDL data (TypeCode kind " + kind + "), whose contents JacORB reads unchecked";
+            }
+            default -> {
+                return null; // primitives, enums, fixed: fixed sizes; object references, abstract interfaces
             }
         }
     }
@@ -190,10 +234,10 @@ final class TypeCodeCheck {
                 e.skipString();
                 return walk(e, depth + 1, valueInside);
             }
-            case TK_VALUE_BOX -> {
+            case TK_VALUE_BOX -> { // id, name, the boxed type (whose kind says whether the box holds a string)
                 e.skipString();
                 e.skipString();
-                walk(e, depth + 1, true);
+                return walk(e, depth + 1, true);
             }
             case TK_VALUE -> { // id, name, modifier, concrete base, members (name, type, visibility)
                 e.skipString();
@@ -314,7 +358,7 @@ final class TypeCodeCheck {
             skip(n);
         }
 
-        private void skip(int n) {
+        void skip(int n) {
             byte[] scratch = new byte[Math.min(n, 256)];
             for (int left = n; left > 0; left -= scratch.length) {
                 int chunk = Math.min(scratch.length, left);

@@ -48,6 +48,18 @@ final class ValueHeaderCheck {
         }
         in.mark(LONGEST_ID_READ + 64);
         try {
+            return header(in, expected);
+        } finally {
+            reset(in);
+        }
+    }
+
+    /**
+     * As {@link #check}, from the stream's position, without mark and reset (the caller holds the
+     * stream's one mark): the stream is left somewhere inside the header.
+     */
+    static String header(InputStream in, Class<?> expected) {
+        try {
             int tag = in.read_long();
             if ((tag & 0xffffff00) != VALUE_TAG_BASE) {
                 return null; // null or an indirection to a value already read
@@ -100,8 +112,6 @@ final class ValueHeaderCheck {
             return stringLength(in.read_long(), in.available());
         } catch (RuntimeException | java.io.IOException e) {
             return null; // too short to tell: JacORB's own reading fails it
-        } finally {
-            reset(in);
         }
     }
 
