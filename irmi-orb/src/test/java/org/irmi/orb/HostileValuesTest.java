@@ -188,7 +188,7 @@ class HostileValuesTest {
      * ({@code wstring-length}).
      */
     @ParameterizedTest
-    @ValueSource(strings = {"measure-any-typecode-members-crash", "measure-any-wstring-length-crash"})
+    @ValueSource(strings = {"measure-any-typecode-members-crash", "measure-any-wstring-length-crash", "greet-string-box-in-chunked-value-crash"})
     void shouldRefuseTheAnysTheFuzzerFoundWithoutAllocatingAtTheirDeclaredSizes(String input) throws Exception {
         String resource = "/org/irmi/orb/ValueReaderFuzzTestInputs/values/" + input;
         byte[] bytes;
@@ -196,11 +196,13 @@ class HostileValuesTest {
             assertThat(in).as(resource).isNotNull();
             bytes = in.readAllBytes();
         }
-        byte[] args = java.util.Arrays.copyOfRange(bytes, 1, bytes.length); // its first byte picks measure
-        long before = server.stats().get("refused.typecode");
-        Cost c = measured("fuzzer's " + input + " (" + args.length + " bytes)", () -> assertValueRefused(sendMeasure(args)));
+        byte[] args = java.util.Arrays.copyOfRange(bytes, 1, bytes.length); // its first byte picks the operation
+        String operation = input.substring(0, input.indexOf('-'));
+        String kind = operation.equals("measure") ? "refused.typecode" : "refused.header";
+        long before = server.stats().get(kind);
+        Cost c = measured("fuzzer's " + input + " (" + args.length + " bytes)", () -> assertValueRefused(send(operation, args)));
         c.assertCheap();
-        assertThat(server.stats().get("refused.typecode")).as("refused for its TypeCode").isEqualTo(before + 1);
+        assertThat(server.stats().get(kind)).as(kind).isEqualTo(before + 1);
         assertNormalCallServed();
     }
 
@@ -276,10 +278,14 @@ class HostileValuesTest {
     }
 
     private static byte[] sendMeasure(byte[] args) throws IOException {
+        return send("measure", args);
+    }
+
+    private static byte[] send(String operation, byte[] args) throws IOException {
         byte[] key = GiopClient.objectKey(client.string_to_object(rmiIor));
         try (GiopClient c = new GiopClient(server.port)) {
             c.socket.setSoTimeout(60_000);
-            c.send(GiopClient.request12(++requestId, key, "measure", args, true));
+            c.send(GiopClient.request12(++requestId, key, operation, args, true));
             return c.readMessage();
         }
     }
