@@ -182,6 +182,59 @@ class HostileValuesTest {
         });
     }
 
+    /**
+     * The value fuzzer's inputs that made the server allocate at a size an Any declared: members of
+     * its TypeCode ({@code members}), and the length of a wide string JacORB read as its value
+     * ({@code wstring-length}).
+     */
+    @ParameterizedTest
+    @ValueSource(strings = {"measure-any-typecode-members-crash", "measure-any-wstring-length-crash", "greet-string-box-in-chunked-value-crash"})
+    void shouldRefuseTheAnysTheFuzzerFoundWithoutAllocatingAtTheirDeclaredSizes(String input) throws Exception {
+        String resource = "/org/irmi/orb/ValueReaderFuzzTestInputs/values/" + input;
+        byte[] bytes;
+        try (java.io.InputStream in = HostileValuesTest.class.getResourceAsStream(resource)) {
+            assertThat(in).as(resource).isNotNull();
+            bytes = in.readAllBytes();
+        }
+        byte[] args = java.util.Arrays.copyOfRange(bytes, 1, bytes.length); // its first byte picks the operation
+        String operation = input.substring(0, input.indexOf('-'));
+        String kind = operation.equals("measure") ? "refused.typecode" : "refused.header";
+        long before = server.stats().get(kind);
+        Cost c = measured("fuzzer's " + input + " (" + args.length + " bytes)", () -> assertValueRefused(send(operation, args)));
+        c.assertCheap();
+        assertThat(server.stats().get(kind)).as(kind).isEqualTo(before + 1);
+        assertNormalCallServed();
+    }
+
+    @ParameterizedTest
+    @ValueSource(strings = {"struct", "exception", "union", "enum", "value", "value-in-struct", "struct-in-value-box",
+            "alias-of-sequence-of-struct"})
+    void shouldRefuseAnAnyTypeCodeDeclaringTwoToThe28MembersWithoutAllocatingThem(String shape) throws Exception {
+        byte[] args = HostileTypeCodes.declaring(shape, 1 << 28);
+        Cost c = measured("Any TypeCode " + shape + " of 2^28 members (" + args.length + " bytes)",
+                () -> assertValueRefused(sendMeasure(args)));
+        c.assertCheap();
+        assertThat(server.stats().get("refused.typecode")).as("refused for its TypeCode").isPositive();
+        assertNormalCallServed();
+    }
+
+    @Test
+    void shouldRefuseAnAnyTypeCodeNestedDeeperThanTheLimit() throws Exception {
+        byte[] args = HostileTypeCodes.nestedAliases(10_000);
+        Cost c = measured("Any TypeCode of 10,000 nested aliases (" + args.length + " bytes)",
+                () -> assertValueRefused(sendMeasure(args)));
+        c.assertCheap();
+        assertNormalCallServed();
+    }
+
+    @Test
+    void shouldNotRefuseAnAnyTypeCodeWhoseMembersFitTheMessage() throws Exception {
+        long before = server.stats().get("refused.typecode");
+        sendMeasure(HostileTypeCodes.declaring("value", 1)); // JacORB then fails on the value bytes, which are not there
+        assertThat(server.stats().get("refused.typecode")).isEqualTo(before);
+        assertNormalCallServed();
+    }
+
     /** Runs {@code body} against a server of its own, started with {@code options} too. */
     private static void withServer(String[] options, Attack body) throws Exception {
         ServerProcess main = server;
@@ -225,10 +278,14 @@ class HostileValuesTest {
     }
 
     private static byte[] sendMeasure(byte[] args) throws IOException {
+        return send("measure", args);
+    }
+
+    private static byte[] send(String operation, byte[] args) throws IOException {
         byte[] key = GiopClient.objectKey(client.string_to_object(rmiIor));
         try (GiopClient c = new GiopClient(server.port)) {
             c.socket.setSoTimeout(60_000);
-            c.send(GiopClient.request12(++requestId, key, "measure", args, true));
+            c.send(GiopClient.request12(++requestId, key, operation, args, true));
             return c.readMessage();
         }
     }

@@ -45,9 +45,13 @@ final class FilteredArgumentStream extends org.omg.CORBA_2_3.portable.InputStrea
     }
 
     private static void refuseIf(String why, String what) {
+        refuseIf(ValueRefusal.HEADER, why, what);
+    }
+
+    private static void refuseIf(ValueRefusal kind, String why, String what) {
         if (why != null) {
             ValueReadScope scope = ValueReadScope.current();
-            throw scope != null ? scope.refuse(ValueRefusal.HEADER, what, why) : refusal(ValueRefusal.HEADER, what, why);
+            throw scope != null ? scope.refuse(kind, what, why) : refusal(kind, what, why);
         }
     }
 
@@ -143,6 +147,9 @@ final class FilteredArgumentStream extends org.omg.CORBA_2_3.portable.InputStrea
 
     @Override
     public org.omg.CORBA.Any read_any() {
+        // JacORB reads the Any's TypeCode first, and allocates its members at the counts it declares;
+        // then its value by that TypeCode, from its own stream
+        refuseIf(ValueRefusal.TYPECODE, TypeCodeCheck.checkAny(in), "an Any");
         return filtered(in::read_any);
     }
 
@@ -293,6 +300,7 @@ final class FilteredArgumentStream extends org.omg.CORBA_2_3.portable.InputStrea
 
     @Override
     public org.omg.CORBA.TypeCode read_TypeCode() {
+        refuseIf(ValueRefusal.TYPECODE, TypeCodeCheck.check(in), "a TypeCode");
         return in.read_TypeCode();
     }
 

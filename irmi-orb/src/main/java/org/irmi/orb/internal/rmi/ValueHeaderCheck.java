@@ -48,6 +48,18 @@ final class ValueHeaderCheck {
         }
         in.mark(LONGEST_ID_READ + 64);
         try {
+            return header(in, expected);
+        } finally {
+            reset(in);
+        }
+    }
+
+    /**
+     * As {@link #check}, from the stream's position, without mark and reset (the caller holds the
+     * stream's one mark): the stream is left somewhere inside the header.
+     */
+    static String header(InputStream in, Class<?> expected) {
+        try {
             int tag = in.read_long();
             if ((tag & 0xffffff00) != VALUE_TAG_BASE) {
                 return null; // null or an indirection to a value already read
@@ -94,14 +106,43 @@ final class ValueHeaderCheck {
             if (!stringBox) {
                 return null;
             }
-            if ((tag & CHUNKED_FLAG) != 0) {
+            if ((tag & CHUNKED_FLAG) != 0 || insideChunkedValue(in)) {
                 in.read_long(); // the chunk's size; the string follows
             }
             return stringLength(in.read_long(), in.available());
         } catch (RuntimeException | java.io.IOException e) {
             return null; // too short to tell: JacORB's own reading fails it
-        } finally {
-            reset(in);
+        }
+    }
+
+    private static final java.lang.reflect.Field NESTING = jacorbField("valueNestingLevel");
+    private static final java.lang.reflect.Field SUN_INTEROP_FIX = jacorbField("sunInteropFix");
+
+    /**
+     * Whether JacORB reads a chunk size before a value's state although the value's tag says it is
+     * not chunked: it does inside a chunked value ({@code CDRInputStream.read_untyped_value}: its
+     * private {@code valueNestingLevel} above 0, unless {@code sunInteropFix}), as CORBA requires
+     * values nested in a chunked value to be chunked. Found by fuzzing: a string box nested in a
+     * chunked value had its length read 4 bytes later than checked. Read, never written.
+     */
+    private static boolean insideChunkedValue(InputStream in) {
+        if (NESTING == null || SUN_INTEROP_FIX == null || !(in instanceof org.jacorb.orb.CDRInputStream)) {
+            return false;
+        }
+        try {
+            return NESTING.getInt(in) > 0 && !SUN_INTEROP_FIX.getBoolean(in);
+        } catch (IllegalAccessException e) {
+            return false;
+        }
+    }
+
+    private static java.lang.reflect.Field jacorbField(String name) {
+        try {
+            java.lang.reflect.Field f = org.jacorb.orb.CDRInputStream.class.getDeclaredField(name);
+            f.setAccessible(true);
+            return f;
+        } catch (ReflectiveOperationException | RuntimeException e) {
+            return null;
         }
     }
 

@@ -26,6 +26,11 @@ public enum ValueRefusal {
     CPU,
     /** A value header or a string declared more than the message carries. */
     HEADER,
+    /**
+     * A TypeCode (an Any's, read before its value) declared more members or bytes than the message
+     * carries, nested deeper than the limit, or held an {@code any} JacORB would read unchecked.
+     */
+    TYPECODE,
     /** The operator's own {@code jdk.serialFilter} refused it. */
     SERIAL_FILTER,
     /** The arguments were malformed (a value reader failed on them). */
