@@ -60,15 +60,8 @@ final class NormalDayTrial {
             HttperfWorkload workload = Httperf.sessionLog("127.0.0.1", dt.webPort(), mix.sessions(), mix.thinkSeconds(), sessions)
                     .cpus(pinning.clientCpus()).build();
             AtomicReference<Object> httperf = new AtomicReference<>();
-            Thread load = new Thread(() -> {
-                try {
-                    httperf.set(Httperf.run(workload, Duration.ofMillis(3 * runMillis + 60_000)));
-                } catch (Exception e) {
-                    httperf.set(e);
-                }
-            }, "httperf");
             double loadAverage = RunContext.loadAverage();
-            load.start();
+            Thread load = DayTraderUnderTest.startHttperf(workload, runMillis, httperf);
             bar.during(label + " warm-up", phases.warmupMillis(), () -> !dt.isAlive() || httperf.get() != null);
 
             // The quiet window, on whole seconds of the backend's per-second series.

@@ -79,6 +79,25 @@ public final class DayTraderUnderTest {
     }
 
     /**
+     * Runs httperf on its own thread for a run of {@code runMillis} (given three times that, and a
+     * minute, before it is ended); its result, or the exception that ended it, goes to {@code outcome}.
+     *
+     * @return the started thread
+     */
+    public static Thread startHttperf(org.irmi.bench.daytrader.HttperfWorkload workload, long runMillis,
+                                      java.util.concurrent.atomic.AtomicReference<Object> outcome) {
+        Thread load = new Thread(() -> {
+            try {
+                outcome.set(org.irmi.bench.daytrader.Httperf.run(workload, java.time.Duration.ofMillis(3 * runMillis + 60_000)));
+            } catch (Exception e) {
+                outcome.set(e);
+            }
+        }, "httperf");
+        load.start();
+        return load;
+    }
+
+    /**
      * Ends the httperf this JVM started (our own child process, found by its command name) with
      * SIGINT, on which httperf stops and still prints its report.
      */

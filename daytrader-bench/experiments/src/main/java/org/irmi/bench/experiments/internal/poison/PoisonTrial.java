@@ -3,7 +3,6 @@ package org.irmi.bench.experiments.internal.poison;
 import java.net.http.HttpResponse;
 import java.nio.file.Files;
 import java.nio.file.Path;
-import java.time.Duration;
 import java.util.ArrayList;
 import java.util.HashSet;
 import java.util.List;
@@ -56,16 +55,9 @@ final class PoisonTrial {
             HttperfWorkload workload = Httperf.sessionLog("127.0.0.1", dt.webPort(), mix.sessions(), mix.thinkSeconds(), sessions)
                     .cpus(pinning.clientCpus()).build();
             AtomicReference<Object> httperf = new AtomicReference<>();
-            Thread load = new Thread(() -> {
-                try {
-                    httperf.set(Httperf.run(workload, Duration.ofMillis(3 * runMillis + 60_000)));
-                } catch (Exception e) {
-                    httperf.set(e);
-                }
-            }, "httperf");
             long loadStart = System.currentTimeMillis();
             double loadAverage = RunContext.loadAverage();
-            load.start();
+            Thread load = DayTraderUnderTest.startHttperf(workload, runMillis, httperf);
             bar.during(label + " warm-up", phases.warmupMillis(), () -> !dt.isAlive() || httperf.get() != null);
             bar.during(label + " steady", phases.steadyMillis(), () -> !dt.isAlive() || httperf.get() != null);
 
