@@ -188,6 +188,13 @@ class DirectDispatchTest {
     }
 
     @Test
+    void shouldRunAnAttributeAccessorDirectlyThoughItsNameStartsWithAnUnderscore() {
+        Echo echo = serveOnRoot(workers());
+        // _get_served is the servant's operation (as an RMI-IIOP getter's _get_x is), not CORBA::Object's
+        assertThat(directlyRun(echo, () -> assertThat(echo.served()).isEqualTo("echo"))).isEqualTo(1);
+    }
+
+    @Test
     void shouldLeaveServantManagerPoasToJacorb() throws Exception {
         server = workers();
         client = Orbs.stock();

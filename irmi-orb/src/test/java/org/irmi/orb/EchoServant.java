@@ -35,4 +35,9 @@ public class EchoServant extends EchoPOA {
     public void ping() {
         // oneway
     }
+
+    @Override
+    public String served() {
+        return "echo";
+    }
 }

@@ -96,6 +96,24 @@ final class DirectDispatch {
     }
 
     /**
+     * Whether {@code operation} is one of CORBA::Object's operations, which JacORB's request processor
+     * answers itself instead of the servant: the same seven names as its {@code RequestProcessor}
+     * (JacORB 3.9). Any other name, also one that starts with an underscore, is the servant's: an
+     * IDL attribute's accessor ({@code _get_x}, {@code _set_x}) and an RMI-IIOP getter
+     * ({@code getMarketSummary()} is {@code _get_marketSummary}) are the servant's operations.
+     */
+    static boolean isObjectOperation(String operation) {
+        if (operation.isEmpty() || operation.charAt(0) != '_') {
+            return false;
+        }
+        return switch (operation) {
+            case "_is_a", "_interface", "_non_existent", "_get_policy", "_set_policy_overrides", "_get_component",
+                 "_repository_id" -> true;
+            default -> false;
+        };
+    }
+
+    /**
      * Runs {@code message} (a GIOP Request) here when the direct path may take it, and replies.
      *
      * @return false, with nothing done that JacORB's path would not do again, when it must go JacORB's way
@@ -106,7 +124,7 @@ final class DirectDispatch {
             return false;
         }
         RequestInputStream in = new RequestInputStream(orb, connection, message);
-        if (in.isLocateRequest() || (in.req_hdr.response_flags & 0x03) != 0x03 || in.req_hdr.operation.startsWith("_")) {
+        if (in.isLocateRequest() || (in.req_hdr.response_flags & 0x03) != 0x03 || isObjectOperation(in.req_hdr.operation)) {
             return false; // oneways and CORBA::Object's operations go JacORB's way
         }
         in.setCodeSet(connection.getTCS(), connection.getTCSW());

@@ -112,7 +112,7 @@ final class RequestDispatch {
      * matters only where it is allowed; decided from the header read at admission.
      */
     private boolean surelyJacorbWay(RequestAdmission.Task t) {
-        return directAllowed && t.type() == Giop.REQUEST && (!t.replyExpected() || t.operation().startsWith("_"));
+        return directAllowed && t.type() == Giop.REQUEST && (!t.replyExpected() || DirectDispatch.isObjectOperation(t.operation()));
     }
 
     /** Wakes the workers for what this turn handed on. SELECTOR THREAD ONLY. */
