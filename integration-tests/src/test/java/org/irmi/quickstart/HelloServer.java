@@ -7,7 +7,6 @@ import javax.rmi.CORBA.Util;
 import javax.rmi.PortableRemoteObject;
 import org.omg.CORBA.ORB;
 import org.omg.PortableServer.POA;
-import org.omg.PortableServer.POAHelper;
 import org.omg.PortableServer.Servant;
 
 /** The quick start's server (docs/quick-start.md): exports one Hello and writes its reference to hello.ior. */
@@ -24,7 +23,7 @@ public class HelloServer implements Hello {
         ORB orb = ORB.init(args, props);
         HelloServer hello = new HelloServer();
         PortableRemoteObject.exportObject(hello);
-        POA root = POAHelper.narrow(orb.resolve_initial_references("RootPOA"));
+        POA root = (POA) orb.resolve_initial_references("RootPOA");
         root.the_POAManager().activate();
         Servant tie = (Servant) Util.getTie(hello);
         Files.writeString(Path.of("hello.ior"), orb.object_to_string(root.servant_to_reference(tie)));
