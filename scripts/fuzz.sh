@@ -1,20 +1,24 @@
 #!/usr/bin/env bash
 # Coverage-guided fuzzing of the transport and the value reader (Jazzer), 1,000,000 inputs per
-# harness (FUZZ_RUNS) or FUZZ_MAX_SECONDS (1200) each, whichever ends first, with Jazzer's command-line driver, and the figures written to docs/benchmarks/fuzzing.md.
+# harness (FUZZ_RUNS) or FUZZ_MAX_SECONDS (1200) each, whichever ends first, with Jazzer's command-line driver, and the figures written to results/fuzzing.md, or with
+# --update-docs to the documentation page docs/benchmarks/fuzzing.md.
 #
-#   scripts/fuzz.sh            # both harnesses
-#   scripts/fuzz.sh framer     # one: framer | values
+#   scripts/fuzz.sh [--update-docs]            # both harnesses
+#   scripts/fuzz.sh [--update-docs] framer     # one: framer | values
 #
 # A finding fails the run and Jazzer writes the input under irmi-orb/src/test/resources/.../<Test>Inputs/<method>/,
 # where every later `mvn test` replays it (the regression test). The inputs Jazzer found interesting go to
 # irmi-orb/target/fuzz-corpus/ (not committed); the committed seed corpus is what CI replays.
-# CPU-heavy: takes the team's benchmark lock when it exists.
+# CPU-heavy: runs under flock /tmp/irmi-team/cpu.lock when /tmp/irmi-team exists.
 set -euo pipefail
 cd "$(dirname "$0")/.."
-# FUZZ_LOCK: another lock file lets a long run share the machine at low priority (nice) without holding the team lock
+# FUZZ_LOCK: another lock file lets a long run share the machine at low priority (nice) without holding the shared lock
 LOCK=${FUZZ_LOCK:-/tmp/irmi-team/cpu.lock}
 run_locked() { if [ -d /tmp/irmi-team ]; then flock "$LOCK" "$@"; else "$@"; fi; }
 
+out=results/fuzzing.md
+if [ "${1:-}" = "--update-docs" ]; then out=docs/benchmarks/fuzzing.md; shift; fi
+mkdir -p "$(dirname "$out")"
 declare -A CLASSES=([framer]="org.irmi.orb.TransportFuzzTest" [values]="org.irmi.orb.ValueReaderFuzzTest")
 declare -A SEEDS=([framer]="TransportFuzzTestInputs/framer" [values]="ValueReaderFuzzTestInputs/values")
 which=("${@:-framer values}")
@@ -27,7 +31,6 @@ MAX_SECONDS=${FUZZ_MAX_SECONDS:-1200}
 run_locked mvn -B -q -o test-compile dependency:build-classpath -pl irmi-orb -am -Dmdep.outputFile=target/test-classpath.txt \
   -Dmdep.includeScope=test >/dev/null
 cp="irmi-orb/target/test-classes:irmi-orb/target/classes:$(cat irmi-orb/target/test-classpath.txt)"
-out=docs/benchmarks/fuzzing.md
 commit=$(git rev-parse --short HEAD)
 {
   echo "# Fuzzing"

@@ -1,13 +1,14 @@
 #!/usr/bin/env bash
-# The hostile-clients benchmark (issue 11): one well-behaved client beside heap bombs, fragment pinners,
+# The hostile-clients benchmark: one well-behaved client beside heap bombs, fragment pinners,
 # never-reading clients, request floods and 1,000 slowloris connections, I-RMI and stock JacORB side by
-# side in interleaved trials; writes docs/benchmarks/hostile-clients.md.
-#   scripts/hostile-bench.sh [--trials N] [--quiet S] [--hostile S]
+# side in interleaved trials; writes results/hostile-clients.md, or with --update-docs the documentation page
+# docs/benchmarks/hostile-clients.md.
+#   scripts/hostile-bench.sh [--trials N] [--quiet S] [--hostile S] [--out FILE | --update-docs]
 # JAVA_OPTS passes options to the benchmark JVM. HOSTILE_SERVER_OPTIONS passes JVM options to the servers under test,
 # several separated by spaces, e.g.
 #   HOSTILE_SERVER_OPTIONS='-Dirmi.transport.max_requests_in_flight=1 -Dirmi.transport.adapt_requests_in_flight=false'
 # (the same as -Dirmi.hostile.serverOptions=..., which JAVA_OPTS cannot carry when it has spaces).
-# CPU-heavy: takes the team's benchmark lock when it exists. Needs about 2,100 file descriptors.
+# CPU-heavy: runs under flock /tmp/irmi-team/cpu.lock when /tmp/irmi-team exists, so benchmarks on a shared machine take turns. Needs about 2,100 file descriptors.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 LOCK=/tmp/irmi-team/cpu.lock

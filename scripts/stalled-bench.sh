@@ -1,9 +1,9 @@
 #!/usr/bin/env bash
-# Issue 38's stalled connections: an echo server (I-RMI and stock JacORB, each with its defaults) holds N
+# Stalled connections: an echo server (I-RMI and stock JacORB, each with its defaults) holds N
 # connections that each sent 2 bytes and stalled, and a new stock JacORB client connects and calls; prints its
 # connect+call time and errors as markdown rows (docs/benchmarks/hostile-clients.md).
 #   scripts/stalled-bench.sh [--stalled 1000,10000] [--servers irmi,stock] [--calls 20]
-# Takes the team's CPU lock when it exists. Needs about 12,000 file descriptors (ulimit -n) for 10,000.
+# Runs under flock /tmp/irmi-team/cpu.lock when /tmp/irmi-team exists. Needs about 12,000 file descriptors (ulimit -n) for 10,000.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 LOCK=/tmp/irmi-team/cpu.lock

@@ -2,8 +2,9 @@
 # Compares stock JacORB, I-RMI with its hand-off queue (default) and I-RMI with inline dispatch
 # (irmi.transport.dispatch_threads=0) on the echo benchmark's server and omniORB C++ load client
 # (owned by daytrader-bench/echo; build it first: mvn -B -q -pl daytrader-bench/echo install).
-# 100 B echo, 1 and 16 connections, 3 interleaved rounds (PAYLOAD, CONNS, VARIANTS override). Run under the team's benchmark lock:
-#   flock /tmp/irmi-team/bench.lock irmi-orb/bench/handoff-bench.sh
+# 100 B echo, 1 and 16 connections, 3 interleaved rounds (PAYLOAD, CONNS, VARIANTS override). On a shared machine, run it
+# under a lock that other benchmarks take too, e.g.:
+#   flock /tmp/irmi-team/cpu.lock irmi-orb/bench/handoff-bench.sh
 set -u
 PAYLOAD=${PAYLOAD:-100}
 CONNS=${CONNS:-"1 16"}

@@ -44,12 +44,13 @@ import org.omg.CORBA.ORB;
  * attackers itself: its isolation. On a machine where the attackers and their server ran elsewhere the decoy
  * phase would equal the quiet one.
  *
- * <p>Prints, and writes to {@code docs/benchmarks/hostile-clients.md}: the well-behaved client's
+ * <p>Prints, and writes to {@code results/hostile-clients.md} (with {@code --update-docs} to the
+ * documentation page {@code docs/benchmarks/hostile-clients.md}): the well-behaved client's
  * p50/p99 quiet and hostile, their ratio, its calls lost (failed or wrong), the server's peak RSS,
  * whether it stayed up, and (I-RMI) the inbound budget's peak held bytes against its limit.
  *
  * <p>Run: {@code scripts/hostile-bench.sh} ({@code --trials N}, {@code --quiet S}, {@code --hostile S},
- * {@code --servers irmi,stock}, {@code --out FILE}). With {@code -Dirmi.hostile.trace=true} the I-RMI server
+ * {@code --servers irmi,stock}, {@code --out FILE}, {@code --update-docs}). With {@code -Dirmi.hostile.trace=true} the I-RMI server
  * also prints, per kind of client, where its requests' time went ({@link WaitTrace}).
  */
 public final class HostileClientsBenchmark {
@@ -97,7 +98,7 @@ public final class HostileClientsBenchmark {
         int quietSeconds = 10;
         int hostileSeconds = 20;
         Integer decoySeconds = null;
-        Path out = Paths.get("docs/benchmarks/hostile-clients.md");
+        Path out = Paths.get("results/hostile-clients.md");
         List<String> servers = List.of("irmi", "stock");
         for (int i = 0; i < args.length; i++) {
             switch (args[i]) {
@@ -106,6 +107,7 @@ public final class HostileClientsBenchmark {
                 case "--hostile" -> hostileSeconds = Integer.parseInt(args[++i]);
                 case "--decoy" -> decoySeconds = Integer.parseInt(args[++i]);
                 case "--out" -> out = Paths.get(args[++i]);
+                case "--update-docs" -> out = Paths.get("docs/benchmarks/hostile-clients.md");
                 case "--servers" -> servers = servers(args[++i]); // e.g. irmi: no stock JacORB trials
                 default -> throw new IllegalArgumentException("unknown argument " + args[i]);
             }

@@ -19,7 +19,7 @@ import org.slf4j.LoggerFactory;
  * <p>Why: a request handed to a dispatch worker costs a wake-up of that worker and, when the worker
  * has nothing more to do, its going back to sleep: context switches that, at 1,000 closed-loop
  * connections, took more of the server's CPU than the servant and its reply (docs/benchmarks/echo.md,
- * session 22's profile: 61% of the server in the kernel). A cheap request that the reader runs
+ * the profile at 1,000 connections: 61% of the server in the kernel). A cheap request that the reader runs
  * itself, between two selects, costs neither; the requests one select finds ready then run one
  * after another on the one thread, as in an event loop (Netty's, gRPC's with a direct executor).
  *
@@ -33,7 +33,7 @@ import org.slf4j.LoggerFactory;
  *
  * <p>How many: the reader is one thread. When one select finds many such requests (at least
  * {@code irmi.transport.inline_share_at}), running them all here would hold every one of them to one
- * core while the others idle (docs/benchmarks/echo.md, session 24: at 1,000 connections the reader ran
+ * core while the others idle (docs/benchmarks/echo.md: at 1,000 connections the reader ran
  * at a full core with 15% of the machine idle). So such a turn is shared: the reader keeps one core's
  * share ({@code n / cores}, rounded up) and hands the rest to the workers at once, before it runs its
  * own; one wake-up then moves many requests, which is what makes the hand-off cheap.
@@ -54,7 +54,7 @@ import org.slf4j.LoggerFactory;
  * request processors, which the direct path enters for a moment per request
  * ({@link JacorbPoaInternals#takeFreeProcessor}), is not blocked either: the thread inside holds it
  * for a few instructions, and makes the reader wait only when it loses its core there (this was
- * every takeover of the echo benchmark, docs/benchmarks/echo.md, session 24); the 50 ms bound still
+ * every takeover of the echo benchmark, docs/benchmarks/echo.md); the 50 ms bound still
  * applies to it.
  *
  * <p>THREADING: {@link #mayTake}, {@link #add}, {@link #runTurn} and {@link #takeLeftovers} on the

@@ -21,11 +21,12 @@ import org.irmi.bench.daytrader.internal.Args;
  * (many sessions, no think time). Both deployments run side by side; after a warm-up each load
  * runs {@code rounds} times per ORB, the ORBs taking turns, and each run ends with the audit. The
  * report quotes medians over runs and the I-RMI/JacORB ratios, and is written to
- * {@code docs/benchmarks/daytrader.md}.
+ * {@code results/daytrader.md} under the working directory, or with {@code --update-docs} to the
+ * documentation page {@code docs/benchmarks/daytrader.md} of the checkout it runs in.
  *
  * <pre>
  * java -cp ... org.irmi.bench.daytrader.DayTraderBenchmark [--quick] [--rounds 5] [--seconds 15] [--sessions 32]
- *      [--users 15000] [--quotes 10000] [--out docs/benchmarks/daytrader.md]
+ *      [--users 15000] [--quotes 10000] [--out FILE | --update-docs]
  * </pre>
  */
 public final class DayTraderBenchmark {
@@ -42,7 +43,7 @@ public final class DayTraderBenchmark {
     public static void main(String[] argv) throws Exception {
         Args a;
         try {
-            a = Args.parse(argv, OPTIONS, Set.of("quick"));
+            a = Args.parse(argv, OPTIONS, Set.of("quick", "update-docs"));
         } catch (IllegalArgumentException e) {
             System.err.println("benchmark: " + e.getMessage());
             System.exit(2);
@@ -55,7 +56,14 @@ public final class DayTraderBenchmark {
         int sessions = a.getInt("sessions", 32, 1);
         int users = a.getInt("users", quick ? 2_000 : 15_000, 10);
         int quotes = a.getInt("quotes", quick ? 1_000 : 10_000, 10);
-        Path out = Path.of(a.get("out", "docs/benchmarks/daytrader.md"));
+        Path out;
+        try {
+            out = out(a.has("out") ? a.get("out", null) : null, a.has("update-docs"));
+        } catch (IllegalArgumentException e) {
+            System.err.println("benchmark: " + e.getMessage());
+            System.exit(2);
+            return;
+        }
         List<OrbChoice> orbs = new ArrayList<>(List.of(OrbChoice.JACORB, OrbChoice.IRMI));
         if (!OrbChoice.IRMI.isAvailable()) {
             System.err.println("benchmark: the I-RMI ORB is not on the class path; build irmi-orb first");
@@ -196,8 +204,33 @@ public final class DayTraderBenchmark {
                 .append("Reproduce:\n\n```\n./irmi build   # or mvn -B -q -pl irmi-orb,daytrader-bench/daytrader install -DskipTests\n")
                 .append("cd daytrader-bench/daytrader && java -cp target/classes:$(cat target/classpath.txt) ")
                 .append("org.irmi.bench.daytrader.DayTraderBenchmark").append(withoutOut(argv))
-                .append(" --out ../../docs/benchmarks/daytrader.md\n```\n");
+                .append(" --update-docs\n```\n");
         return sb.toString();
+    }
+
+    /**
+     * Where the report goes: {@code out} when given, the documentation page of the enclosing checkout
+     * with {@code updateDocs}, else {@code results/daytrader.md} (git-ignored).
+     *
+     * @throws IllegalArgumentException when both are given, or no enclosing directory holds {@code docs/benchmarks}
+     */
+    static Path out(String out, boolean updateDocs) {
+        if (out != null && updateDocs) {
+            throw new IllegalArgumentException("--out and --update-docs: give one (--update-docs writes docs/benchmarks/daytrader.md)");
+        }
+        if (out != null) {
+            return Path.of(out);
+        }
+        if (!updateDocs) {
+            return Path.of("results", "daytrader.md");
+        }
+        for (Path dir = Path.of("").toAbsolutePath(); dir != null; dir = dir.getParent()) {
+            if (Files.isDirectory(dir.resolve("docs").resolve("benchmarks"))) {
+                return dir.resolve("docs").resolve("benchmarks").resolve("daytrader.md");
+            }
+        }
+        throw new IllegalArgumentException("--update-docs: no docs/benchmarks/ in " + Path.of("").toAbsolutePath()
+                + " or above; run it inside the I-RMI checkout, or give --out FILE");
     }
 
     private static String withoutOut(String[] argv) {
@@ -205,7 +238,7 @@ public final class DayTraderBenchmark {
         for (int i = 0; i < argv.length; i++) {
             if (argv[i].equals("--out")) {
                 i++;
-            } else if (!argv[i].startsWith("--out=")) {
+            } else if (!argv[i].startsWith("--out=") && !argv[i].equals("--update-docs")) {
                 sb.append(' ').append(argv[i]);
             }
         }

@@ -19,14 +19,19 @@ import org.irmi.bench.experiments.internal.poison.PoisonExperiment;
 import org.irmi.bench.experiments.internal.slowclient.SlowClientExperiment;
 
 /**
- * {@code ./irmi experiments [normal-day|poison|slow-client|crosstalk] [--quick] [--tiny] [--out DIR] [--results-doc FILE]}: runs the
- * paper's chaos experiments (all, or the named ones), each on plain JacORB and then on I-RMI,
- * writes the report into {@code results/<timestamp>/} and prints the goal summary.
+ * {@code ./irmi experiments [normal-day|poison|slow-client|crosstalk] [--quick] [--tiny] [--out DIR]
+ * [--update-docs | --results-doc FILE]}: runs the paper's chaos experiments (all, or the named ones),
+ * each on plain JacORB and then on I-RMI, writes the report into {@code results/<timestamp>/} and
+ * prints the goal summary. {@code --update-docs} also writes the documentation's results page
+ * ({@code docs/results.md} and {@code docs/results.json}); {@code --results-doc FILE} writes it elsewhere.
  *
  * <p>Exit status: 0 when every experiment ran (goals reached or not: the report says which),
  * 1 when one could not run, 2 on bad arguments.
  */
 public final class ExperimentsMain {
+
+    /** The documentation's results page, which {@code --update-docs} writes (relative to the checkout's root). */
+    public static final Path RESULTS_DOC = Path.of("docs", "results.md");
 
     private ExperimentsMain() {
     }
@@ -62,7 +67,16 @@ public final class ExperimentsMain {
                     if (i + 1 >= args.length) {
                         usage("--results-doc needs a file, e.g. docs/results.md");
                     }
+                    if (resultsDoc != null) {
+                        usage("--results-doc and --update-docs: give one");
+                    }
                     resultsDoc = Path.of(args[++i]);
+                }
+                case "--update-docs" -> {
+                    if (resultsDoc != null) {
+                        usage("--results-doc and --update-docs: give one");
+                    }
+                    resultsDoc = RESULTS_DOC;
                 }
                 case "--repetitions" -> {
                     if (i + 1 >= args.length) {
@@ -98,7 +112,8 @@ public final class ExperimentsMain {
         Report report = run(names, length, repetitions == 0 ? length.repetitions() : repetitions, out.toAbsolutePath(),
                 System.out, command.trim());
         if (resultsDoc != null) {
-            ReportWriter.writeResultsDoc(resultsDoc, report.dir(), command.trim(), report.results(), report.failures());
+            ReportWriter.writeResultsDoc(resultsDoc, report.dir(), command.trim(), report.commit(), report.results(),
+                    report.failures());
             Path json = resultsDoc.resolveSibling(resultsDoc.getFileName().toString().replaceFirst("\\.md$", "") + ".json");
             ResultsJson.write(json, command.trim(), report.commit(), report.date(), report.repetitions(), report.results(),
                     report.failures());
@@ -170,10 +185,12 @@ public final class ExperimentsMain {
         if (error != null) {
             out.println("irmi experiments: " + error);
         }
-        out.println("usage: ./irmi experiments [normal-day|poison|slow-client|crosstalk]... [--quick] [--repetitions N] [--out DIR] [--results-doc FILE]");
+        out.println("usage: ./irmi experiments [normal-day|poison|slow-client|crosstalk]... [--quick] [--repetitions N] [--out DIR]");
+        out.println("                          [--update-docs | --results-doc FILE]");
         out.println("  no name: all four experiments;  --quick: everything in under 5 minutes;");
         out.println("  default: the paper's durations, 3 interleaved trials per ORB and condition (--quick: 1).");
-        out.println("  The report goes to results/<timestamp>/ (with results.json); --results-doc F also writes F and F's .json.");
+        out.println("  The report goes to results/<timestamp>/ (with results.json); --update-docs also writes docs/results.md and");
+        out.println("  docs/results.json (the documentation's results page), --results-doc F writes F and F's .json instead.");
         System.exit(error == null ? 0 : 2);
     }
 }

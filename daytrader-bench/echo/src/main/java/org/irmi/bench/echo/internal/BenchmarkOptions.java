@@ -22,7 +22,7 @@ import org.irmi.bench.echo.OrbVariants;
  * @param warmup         unrecorded time before each trial's measurement
  * @param measure        recorded time of each trial
  * @param serverWarmup   load on each fresh server before the first cell (JIT)
- * @param out            the Markdown report to write
+ * @param out            the Markdown report to write: {@code results/echo.md} unless {@code --update-docs} or {@code --out}
  * @param client         the load client
  */
 public record BenchmarkOptions(boolean quick, List<OrbVariant> variants, Map<String, String> variantSpecs,
@@ -55,12 +55,12 @@ public record BenchmarkOptions(boolean quick, List<OrbVariant> variants, Map<Str
     public static final String USAGE = """
             usage: ./irmi echo-bench [--quick] [--variants jacorb,irmi[,omniorb]] [--variant NAME=BASE,key=value,...]...
                                      [--payloads 100,65536] [--connections 1,16,256,1000] [--trials N]
-                                     [--warmup-ms MS] [--measure-ms MS] [--client omniorb|nio|epoll] [--out FILE]
+                                     [--warmup-ms MS] [--measure-ms MS] [--client omniorb|nio|epoll] [--out FILE | --update-docs]
                    ./irmi echo-bench --nio-cell [--variants irmi,jacorb] [--connections 10000] [--trials N]
                                      [--idle-ms MS] [--measure-ms MS] [--histo DIR]
               Measures stock JacORB and I-RMI echo servers (each in its own JVM) with the omniORB C++
-              closed-loop client, and writes a Markdown report (default docs/benchmarks/echo.md, or
-              docs/benchmarks/echo-quick.md with --quick).
+              closed-loop client, and writes a Markdown report: results/echo.md (results/echo-quick.md with
+              --quick), or the documentation page docs/benchmarks/echo.md with --update-docs, or FILE with --out.
               --variants omniorb adds omniORB's C++ echo server (thread pool of 20) as a variant.
               --client nio loads the servers with NioLoadClient, every connection on one Java thread, instead
                 of the omniORB C++ client's thread per connection; --client epoll with echo_epoll_client
@@ -86,11 +86,16 @@ public record BenchmarkOptions(boolean quick, List<OrbVariant> variants, Map<Str
         Long warmupMs = null;
         Long measureMs = null;
         Path out = null;
+        boolean updateDocs = false;
         LoadClient client = LoadClient.OMNIORB;
         for (int i = 0; i < args.length; i++) {
             String a = args[i];
             if (a.equals("--quick")) {
                 quick = true;
+                continue;
+            }
+            if (a.equals("--update-docs")) {
+                updateDocs = true;
                 continue;
             }
             if (i + 1 >= args.length) {
@@ -136,7 +141,16 @@ public record BenchmarkOptions(boolean quick, List<OrbVariant> variants, Map<Str
                 Duration.ofMillis(warmupMs != null ? warmupMs : quick ? 300 : 1000),
                 Duration.ofMillis(measureMs != null ? measureMs : quick ? 1000 : 3000),
                 Duration.ofMillis(quick ? 2000 : 8000),
-                out != null ? out : Path.of("docs", "benchmarks", quick ? "echo-quick.md" : "echo.md"), client);
+                out(out, updateDocs, quick), client);
+    }
+
+    /** {@code --out}, else the documentation page with {@code --update-docs}, else a report under {@code results/}. */
+    private static Path out(Path out, boolean updateDocs, boolean quick) {
+        if (out != null && updateDocs) {
+            throw new IllegalArgumentException("--out and --update-docs: give one (--update-docs writes docs/benchmarks/echo.md)");
+        }
+        String name = quick ? "echo-quick.md" : "echo.md";
+        return out != null ? out : updateDocs ? Path.of("docs", "benchmarks", name) : Path.of("results", name);
     }
 
     private static List<Integer> ints(String option, String value, int min, int max) {

@@ -18,7 +18,16 @@ class BenchmarkOptionsTest {
         assertThat(o.variants()).extracting(OrbVariant::name).containsExactly("jacorb", "irmi");
         assertThat(o.payloads()).containsExactly(100, 65536);
         assertThat(o.connections()).containsExactly(1, 16, 256, 1000);
-        assertThat(o.out()).isEqualTo(Path.of("docs", "benchmarks", "echo.md"));
+        assertThat(o.out()).isEqualTo(Path.of("results", "echo.md"));
+    }
+
+    @Test
+    void shouldWriteTheDocumentationPageWhenAskedToUpdateDocs() {
+        assertThat(BenchmarkOptions.parse(new String[] {"--update-docs"}).out())
+                .isEqualTo(Path.of("docs", "benchmarks", "echo.md"));
+        assertThat(BenchmarkOptions.parse(new String[] {"--out", "/tmp/e.md"}).out()).isEqualTo(Path.of("/tmp/e.md"));
+        assertThatThrownBy(() -> BenchmarkOptions.parse(new String[] {"--update-docs", "--out", "/tmp/e.md"}))
+                .isInstanceOf(IllegalArgumentException.class).hasMessageContaining("--out and --update-docs");
     }
 
     @Test
@@ -38,7 +47,7 @@ class BenchmarkOptionsTest {
 
         assertThat(quick.trials()).isLessThan(full.trials());
         assertThat(quick.measure()).isLessThan(full.measure());
-        assertThat(quick.out()).isEqualTo(Path.of("docs", "benchmarks", "echo-quick.md"));
+        assertThat(quick.out()).isEqualTo(Path.of("results", "echo-quick.md"));
     }
 
     @Test

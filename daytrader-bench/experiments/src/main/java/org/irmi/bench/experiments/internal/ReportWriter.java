@@ -171,15 +171,17 @@ public final class ReportWriter {
     }
 
     /**
-     * Writes the measured results as a documentation page (docs/results.md): when and how they
-     * were produced, on what machine, the goals and every table, without the charts (they stay in
+     * Writes the measured results as a documentation page (docs/results.md): when, on which commit
+     * and by which command they were produced, on what machine, the goals and every table, without the charts (they stay in
      * the results folder, which is not committed).
      */
-    public static void writeResultsDoc(Path doc, Path dir, String command, List<ExperimentResult> results,
+    public static void writeResultsDoc(Path doc, Path dir, String command, String commit, List<ExperimentResult> results,
                                        List<String> failures) throws IOException {
         StringBuilder md = new StringBuilder("# Measured results of the chaos experiments\n\n");
         md.append("Produced by `").append(command).append("` on ")
-                .append(java.time.ZonedDateTime.now(java.time.ZoneOffset.UTC).withNano(0)).append(" (UTC).  \n")
+                .append(java.time.ZonedDateTime.now(java.time.ZoneOffset.UTC).withNano(0)).append(" (UTC), commit `")
+                .append(shortCommit(commit))
+                .append("` (`results.json` has the full hash).  \n")
                 .append("Machine: ").append(machine()).append(".  \n")
                 .append("Full report with the charts and raw CSV: `").append(dir.getFileName()).append("/` under `results/`"
                         + " (not committed; rerun the command to get it).\n\n")
@@ -201,6 +203,11 @@ public final class ReportWriter {
         }
         Files.createDirectories(doc.toAbsolutePath().getParent());
         Files.writeString(doc, md, StandardCharsets.UTF_8);
+    }
+
+    /** A full hash shortened to 7 characters, keeping a "-dirty" suffix; anything else as it is. */
+    static String shortCommit(String commit) {
+        return commit.matches("[0-9a-f]{40}(-dirty)?") ? commit.substring(0, 7) + commit.substring(40) : commit;
     }
 
     private static String machine() {

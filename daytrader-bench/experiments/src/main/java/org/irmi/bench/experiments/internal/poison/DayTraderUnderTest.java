@@ -24,7 +24,7 @@ public final class DayTraderUnderTest {
     /**
      * DayTrader's default population (15,000 users, 10,000 quotes, up to 10 holdings each), as the
      * paper's Trade3 had: its live set is what every whole-heap collection marks. Scaled down to
-     * 2,000 and 1,000 (before session 7), the backend's live set was about 16 MB and a collection
+     * 2,000 and 1,000, the backend's live set was about 16 MB and a collection
      * in a poison episode took 17 ms.
      */
     public static final int USERS = 15_000;
