@@ -19,7 +19,8 @@ import org.irmi.orb.internal.RunningExtensions;
  * {@code ORB.init} it starts a JacORB ORB with I-RMI's {@link #DEFAULTS} added for every key the
  * user has set neither as an ORB property nor as a system property, and forwards every ORB
  * operation to it ({@link ForwardingORB}; only shutdown and destroy do more here). Object
- * references, POAs and servants are JacORB's own. The defaults select the selector transport, size
+ * references, POAs and servants are JacORB's own. I-RMI's ORB initializer has the selector
+ * transport take over IIOP in the ORB's list of transports. The defaults size
  * the POA queue and pool for 1,000 concurrent callers, and install the interceptors behind
  * {@link #hooks()}. Then it starts the {@link OrbExtension}s on the class path, such as the isolation
  * points of {@code irmi.sla}, and stops them on shutdown or destroy. Loading this class also sets
@@ -38,7 +39,8 @@ public class IrmiORB extends ForwardingORB {
     static {
         RmiSetup.installSystemProperties();
         Map<String, String> d = new LinkedHashMap<>();
-        d.put("jacorb.transport.factories", "org.irmi.orb.internal.SelectorFactories");
+        // Not jacorb.transport.factories: I-RMI's ORB initializer takes over IIOP in whatever list
+        // JacORB resolves (TransportTakeover), so a server's other transports stay.
         // JacORB's queue_max default of 100 makes 90% of 1,000 concurrent callers fail with
         // TRANSIENT; shedding load is the SLA's decision, not an accident of a default.
         d.put("jacorb.poa.queue_max", "20000");

@@ -36,6 +36,19 @@ final class Orbs {
         return ORB.init(new String[0], p);
     }
 
+    /**
+     * JacORB's own ORB class with only I-RMI's ORB initializer, which takes over IIOP in the ORB's
+     * own list of transports; {@code extra} may list them ({@code jacorb.transport.factories}).
+     */
+    static ORB jacorbWithIrmiInitializer(String... extra) {
+        Properties p = new Properties();
+        p.setProperty("org.omg.CORBA.ORBClass", "org.jacorb.orb.ORB");
+        p.setProperty("OAIAddr", "127.0.0.1");
+        p.setProperty("org.omg.PortableInterceptor.ORBInitializerClass.irmi", "org.irmi.orb.internal.IrmiOrbInitializer");
+        put(p, extra);
+        return ORB.init(new String[0], p);
+    }
+
     /** A stock JacORB ORB (its server is thread per connection); no in-process loopback shortcut. */
     static ORB stock(String... extra) {
         Properties p = new Properties();

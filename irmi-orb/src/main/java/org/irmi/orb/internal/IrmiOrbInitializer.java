@@ -16,14 +16,15 @@ import org.omg.PortableInterceptor.ORBInitializer;
  * <ul>
  *   <li>with {@code org.omg.CORBA.ORBClass=org.irmi.orb.IrmiORB}, which registers it;</li>
  *   <li>inside JacORB's own {@code org.jacorb.orb.ORB}, registered by the application as
- *       {@code org.omg.PortableInterceptor.ORBInitializerClass.irmi=org.irmi.orb.internal.IrmiOrbInitializer}
- *       beside {@code jacorb.transport.factories=org.irmi.orb.internal.SelectorFactories}. Then it
- *       also creates the ORB's I-RMI API ({@link IrmiORB#attach}), applies I-RMI's
+ *       {@code org.omg.PortableInterceptor.ORBInitializerClass.irmi=org.irmi.orb.internal.IrmiOrbInitializer}.
+ *       Then it also creates the ORB's I-RMI API ({@link IrmiORB#attach}), applies I-RMI's
  *       {@link IrmiORB#DEFAULTS} to every key the configuration does not set (the POA reads them
  *       when it is created, after the initializers), and starts the ORB's
  *       {@link org.irmi.orb.OrbExtension}s ({@link IrmiORB#startAttachedExtensions}), such as the
  *       isolation points of {@code irmi.sla}.</li>
  * </ul>
+ * In both, it first has I-RMI's selector transport take over IIOP in the ORB's own list of transports
+ * and keeps every other transport listed ({@link TransportTakeover}).
  */
 public final class IrmiOrbInitializer extends LocalObject implements ORBInitializer {
 
@@ -33,6 +34,7 @@ public final class IrmiOrbInitializer extends LocalObject implements ORBInitiali
             return;
         }
         org.jacorb.orb.ORB jacorb = impl.getORB();
+        TransportTakeover.apply(jacorb);
         if (OrbRegistry.lookup(jacorb) != null) {
             return; // IrmiORB started this JacORB ORB
         }
