@@ -30,6 +30,33 @@ class SlaCheckTest {
 
     assertThat(code).isEqualTo(1);
     assertThat(err.toString(StandardCharsets.UTF_8)).isEqualTo(
-        "16-percent-out-of-range.yaml:4:21: isolationPoints.poison.throughputDrop: must be at most 99%, was 120%\n");
+        "src/test/resources/invalid/16-percent-out-of-range.yaml:4:21:"
+            + " isolationPoints.poison.throughputDrop: must be at most 99%, was 120%\n");
+  }
+
+  @Test
+  void shouldNameAMissingFileAtLineOneWhenItCannotBeRead() {
+    int code = run("no/such/sla.yaml");
+
+    assertThat(code).isEqualTo(1);
+    assertThat(err.toString(StandardCharsets.UTF_8)).startsWith("no/such/sla.yaml:1:1: file not found");
+  }
+
+  @Test
+  void shouldPrintUsageAndExitZeroWhenAskedForHelp() {
+    int code = run("--help");
+
+    assertThat(code).isZero();
+    assertThat(out.toString(StandardCharsets.UTF_8)).startsWith("Usage: ./irmi sla-check [-h] FILE...")
+        .contains("file:line:col");
+    assertThat(err.toString(StandardCharsets.UTF_8)).isEmpty();
+  }
+
+  @Test
+  void shouldExitTwoWithUsageWhenNoFileIsGiven() {
+    int code = run();
+
+    assertThat(code).isEqualTo(2);
+    assertThat(err.toString(StandardCharsets.UTF_8)).contains("Missing required parameter", "Usage: ./irmi sla-check");
   }
 }

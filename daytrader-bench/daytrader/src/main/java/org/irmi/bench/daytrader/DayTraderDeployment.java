@@ -40,6 +40,7 @@ public final class DayTraderDeployment implements AutoCloseable {
     private final int webPort;
     private final String backendIor;
     private final String backendDashboardUrl;
+    private final String backendMetricsUrl;
     private final Path workDir;
     private final OrbChoice orb;
     private final OperatorCredential operator;
@@ -49,14 +50,15 @@ public final class DayTraderDeployment implements AutoCloseable {
     private final HttpClient http = HttpClient.newBuilder().connectTimeout(Duration.ofSeconds(5)).build();
 
     /** Made by {@link DayTraderDeploymentBuilder#start()} once both tiers are ready. */
-    DayTraderDeployment(ChildJvm backend, ChildJvm web, int webPort, String backendIor, String backendDashboardUrl, Path workDir,
-                        OrbChoice orb, OperatorCredential operator) {
+    DayTraderDeployment(ChildJvm backend, ChildJvm web, int webPort, String backendIor, String backendDashboardUrl,
+                        String backendMetricsUrl, Path workDir, OrbChoice orb, OperatorCredential operator) {
         this.operator = operator;
         this.backend = backend;
         this.web = web;
         this.webPort = webPort;
         this.backendIor = backendIor;
         this.backendDashboardUrl = backendDashboardUrl;
+        this.backendMetricsUrl = backendMetricsUrl;
         this.workDir = workDir;
         this.orb = orb;
     }
@@ -82,6 +84,14 @@ public final class DayTraderDeployment implements AutoCloseable {
      */
     public java.util.Optional<String> backendDashboardUrl() {
         return java.util.Optional.ofNullable(backendDashboardUrl);
+    }
+
+    /**
+     * The I-RMI backend's Prometheus scrape URL ({@code http://127.0.0.1:PORT/metrics}), when its JVM
+     * was given {@code irmi.sla} and {@code irmi.metrics.port}.
+     */
+    public java.util.Optional<String> backendMetricsUrl() {
+        return java.util.Optional.ofNullable(backendMetricsUrl);
     }
 
     /** The backend's stringified IOR (a {@link TradeServices} reference). */

@@ -217,7 +217,8 @@ public final class DayTraderDeploymentBuilder {
             throw e;
         }
         return new DayTraderDeployment(backend, web, Integer.parseInt(webProps.getProperty("port")),
-                backendProps.getProperty("ior"), backendProps.getProperty("dashboard"), dir, orb, operator);
+                backendProps.getProperty("ior"), backendProps.getProperty("dashboard"), backendProps.getProperty("metrics"), dir, orb,
+                operator);
     }
 
     /** The tiers write their own logs, or (with {@link #inheritOutput}) their stderr goes to this JVM's. */

@@ -1,67 +1,208 @@
 package org.irmi.bench.daytrader;
 
+import java.io.IOException;
+import java.io.InputStream;
+import java.nio.file.Files;
 import java.nio.file.Path;
-import java.util.Set;
-import org.irmi.bench.daytrader.internal.Args;
+import java.nio.file.StandardCopyOption;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.concurrent.Callable;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicBoolean;
+import picocli.CommandLine;
+import picocli.CommandLine.Command;
+import picocli.CommandLine.Model.CommandSpec;
+import picocli.CommandLine.Option;
+import picocli.CommandLine.ParameterException;
+import picocli.CommandLine.Spec;
 
 /**
  * {@code ./irmi daytrader}: starts the database (embedded H2 unless {@code --db} names a JDBC URL),
  * the backend JVM and the web tier JVM, prints where to point a browser and httperf, and stops
- * both tiers on Ctrl-C.
+ * both tiers on Ctrl-C (or SIGTERM), saying so.
  *
  * <pre>
  * ./irmi daytrader [--orb irmi|jacorb] [--db h2|jdbc:postgresql://127.0.0.1:5432/test] [--schema NAME]
  *                  [--users 15000] [--quotes 10000] [--port 8080] [--threads 32] [--dir DIR]
- *                  [--sla FILE] [--dashboard-port 0]
+ *                  [--sla FILE] [--dashboard-port 0] [--metrics-port N]
  * </pre>
  * On I-RMI the backend runs with an SLA ({@code --sla}, else the bundled {@code backend-sla.yaml}
  * copied to the run's directory) and the dashboard of its isolation points on
- * {@code --dashboard-port} (0, the default: any free port), whose URL is printed.
+ * {@code --dashboard-port} (0, the default: any free port), whose URL is printed; with
+ * {@code --metrics-port} it also serves its meters for Prometheus ({@code /metrics}, the ORB's
+ * {@code irmi.metrics.port}), whose URL is printed too.
+ *
+ * <p>Exit status: 130 after Ctrl-C and 143 after SIGTERM (as for any program a signal stops), once both
+ * tiers stopped; 1 when DayTrader did not start or a tier stopped by itself; 2 on a bad option.
  */
-public final class DayTraderMain {
-    private static final Set<String> OPTIONS = Set.of("orb", "db", "schema", "users", "quotes", "port", "threads", "dir",
-            "sla", "dashboard-port");
+@Command(name = "./irmi daytrader", sortOptions = false, usageHelpAutoWidth = true,
+        description = {"Starts DayTrader: the database, the backend JVM and the web tier JVM, RMI-IIOP between them,",
+                "and prints where to point a browser, httperf, the dashboard and Prometheus. Ctrl-C stops both tiers."},
+        footer = {"", "Exit status: 130 stopped by Ctrl-C (143 by SIGTERM), 1 did not start or a tier stopped by itself, 2 bad option.",
+                "More: docs/daytrader.md."})
+public final class DayTraderMain implements Callable<Integer> {
+    /** How long a tier's death may precede this JVM's own Ctrl-C: a terminal sends SIGINT to all three at once. */
+    static final long CTRL_C_GRACE_MILLIS = 2_000;
+
+    @Option(names = "--orb", paramLabel = "irmi|jacorb", defaultValue = "irmi",
+            description = "The ORB of both tiers (default: ${DEFAULT-VALUE}).")
+    private String orb;
+
+    @Option(names = "--db", paramLabel = "h2|JDBC-URL", defaultValue = "h2",
+            description = "Embedded H2 (the default) or a JDBC URL, e.g. jdbc:postgresql://127.0.0.1:5432/test.")
+    private String db;
+
+    @Option(names = "--schema", paramLabel = "NAME", description = "A schema for the tables (keeps a shared database's other tables apart).")
+    private String schema;
+
+    @Option(names = "--users", paramLabel = "N", defaultValue = "15000", description = "User accounts to create (default: ${DEFAULT-VALUE}).")
+    private int users;
+
+    @Option(names = "--quotes", paramLabel = "N", defaultValue = "10000", description = "Quote symbols to create (default: ${DEFAULT-VALUE}).")
+    private int quotes;
+
+    @Option(names = "--port", paramLabel = "PORT", defaultValue = "8080",
+            description = "The web tier's HTTP port on 127.0.0.1; 0 picks a free one (default: ${DEFAULT-VALUE}).")
+    private int port;
+
+    @Option(names = "--threads", paramLabel = "N", defaultValue = "32",
+            description = "Backend dispatch threads and database connections (default: ${DEFAULT-VALUE}).")
+    private int threads;
+
+    @Option(names = "--dir", paramLabel = "DIR", description = "Where logs, ready files and the operator token go (default: a new temporary directory).")
+    private Path dir;
+
+    @Option(names = "--sla", paramLabel = "FILE",
+            description = "I-RMI only: the backend's SLA YAML (default: the bundled backend-sla.yaml, copied to --dir).")
+    private Path sla;
+
+    @Option(names = "--dashboard-port", paramLabel = "PORT", defaultValue = "0",
+            description = "I-RMI only: the backend's dashboard of its isolation points on 127.0.0.1; 0 picks a free one (default: ${DEFAULT-VALUE}).")
+    private int dashboardPort;
+
+    @Option(names = "--metrics-port", paramLabel = "PORT",
+            description = "I-RMI only: serve the backend's meters for Prometheus on http://127.0.0.1:PORT/metrics; 0 picks a free one (default: not served).")
+    private Integer metricsPort;
+
+    @Option(names = {"-h", "--help"}, usageHelp = true, description = "Print this help and exit.")
+    private boolean help;
+
+    @Spec
+    private CommandSpec spec;
 
     private DayTraderMain() {
     }
 
-    public static void main(String[] argv) throws Exception {
-        DayTraderDeploymentBuilder b = DayTraderDeployment.builder();
-        int port;
-        OrbChoice orb;
+    public static void main(String[] argv) {
+        int status = commandLine().execute(argv);
+        System.exit(status);
+    }
+
+    /** The command; {@code execute(args)} runs it (and blocks until Ctrl-C once DayTrader started). */
+    public static CommandLine commandLine() {
+        return new CommandLine(new DayTraderMain());
+    }
+
+    @Override
+    public Integer call() throws Exception {
+        DayTraderDeploymentBuilder b = configure();
+        OrbChoice choice = OrbChoice.parse(orb);
+        System.err.println("daytrader: starting the backend (populating the database) and the web tier on " + choice.flag() + " ...");
+        DayTraderDeployment dt;
         try {
-            Args a = Args.parse(argv, OPTIONS, Set.of());
-            orb = OrbChoice.parse(a.get("orb", "irmi"));
-            port = a.getInt("port", 8080, 0);
-            b.orb(orb).db(a.get("db", "h2")).users(a.getInt("users", 15_000, 1)).quotes(a.getInt("quotes", 10_000, 1))
-                    .webPort(port).backendThreads(a.getInt("threads", 32, 1));
-            if (a.has("schema")) {
-                b.schema(a.get("schema", null));
-            }
-            Path dir = a.has("dir") ? Path.of(a.get("dir", null)) : java.nio.file.Files.createTempDirectory("daytrader-");
-            b.workDir(dir);
-            if (orb == OrbChoice.IRMI) {
-                b.backendJvmArgs(isolationArgs(a, dir));
-            }
-            if (!orb.isAvailable()) {
-                throw new IllegalArgumentException("the I-RMI ORB is not built yet (no " + orb.orbClass()
-                        + " on the class path); build it (mvn -B -q -pl irmi-orb install -DskipTests, then ./irmi build)"
-                        + " or run ./irmi daytrader --orb jacorb");
-            }
-        } catch (IllegalArgumentException | java.io.IOException e) {
-            System.err.println("daytrader: " + e.getMessage());
-            System.exit(2);
-            return;
+            dt = b.start();
+        } catch (IOException | RuntimeException e) {
+            System.err.println("daytrader: DayTrader did not start: " + e.getMessage());
+            return 1;
         }
-        System.err.println("daytrader: starting the backend (populating the database) and the web tier on " + orb.flag() + " ...");
-        DayTraderDeployment dt = b.start();
-        Runtime.getRuntime().addShutdownHook(new Thread(() -> {
-            System.err.println("daytrader: stopping the web tier and the backend ...");
+        AtomicBoolean stopping = new AtomicBoolean();
+        Thread stopper = new Thread(() -> {
+            stopping.set(true);
+            System.err.println();
+            System.err.println("daytrader: stopping (Ctrl-C or SIGTERM): the web tier, then the backend ...");
             dt.close();
-        }, "daytrader-stop"));
+            System.err.println("daytrader: stopped; logs in " + dt.workDir());
+        }, "daytrader-stop");
+        Runtime.getRuntime().addShutdownHook(stopper);
+        printWhereToPoint(dt, choice);
+        while (dt.isAlive()) {
+            Thread.sleep(200); // the tiers run in their own JVMs; this JVM only waits for Ctrl-C or a tier's death
+        }
+        // A terminal's Ctrl-C reaches the tiers too, which may die before this JVM's hook starts: wait for it.
+        long deadline = System.nanoTime() + TimeUnit.MILLISECONDS.toNanos(CTRL_C_GRACE_MILLIS);
+        while (!stopping.get() && System.nanoTime() < deadline) {
+            Thread.sleep(50);
+        }
+        if (stopping.get()) {
+            stopper.join(); // the JVM is shutting down; the hook says what happened
+            return 0;
+        }
+        Runtime.getRuntime().removeShutdownHook(stopper);
+        System.err.println("daytrader: a tier stopped by itself; stopping the other. See " + dt.workDir() + "/backend.log and web.log");
+        dt.close();
+        return 1;
+    }
+
+    /** Checks the options and turns them into a deployment; a bad option is a {@link ParameterException} (exit 2). */
+    private DayTraderDeploymentBuilder configure() throws IOException {
+        OrbChoice choice;
+        try {
+            choice = OrbChoice.parse(orb);
+        } catch (IllegalArgumentException e) {
+            throw new ParameterException(spec.commandLine(), e.getMessage());
+        }
+        atLeast("--users", users, 1);
+        atLeast("--quotes", quotes, 1);
+        atLeast("--threads", threads, 1);
+        port("--port", port);
+        port("--dashboard-port", dashboardPort);
+        if (metricsPort != null) {
+            port("--metrics-port", metricsPort);
+        }
+        if (choice != OrbChoice.IRMI) {
+            for (String irmiOnly : List.of("--sla", "--dashboard-port", "--metrics-port")) {
+                if (spec.commandLine().getParseResult().hasMatchedOption(irmiOnly)) {
+                    throw new ParameterException(spec.commandLine(), irmiOnly
+                            + " serves the I-RMI backend's isolation points; stock JacORB has none (use --orb irmi)");
+                }
+            }
+        }
+        if (sla != null && !Files.isRegularFile(sla)) {
+            throw new ParameterException(spec.commandLine(), "--sla " + sla.toAbsolutePath() + ": no such file");
+        }
+        if (!choice.isAvailable()) {
+            throw new ParameterException(spec.commandLine(), "the I-RMI ORB is not built yet (no " + choice.orbClass()
+                    + " on the class path); build it (./irmi build) or run ./irmi daytrader --orb jacorb");
+        }
+        Path work = dir != null ? Files.createDirectories(dir) : Files.createTempDirectory("daytrader-");
+        DayTraderDeploymentBuilder b = DayTraderDeployment.builder().orb(choice).db(db).users(users).quotes(quotes)
+                .webPort(port).backendThreads(threads).workDir(work);
+        if (schema != null) {
+            b.schema(schema);
+        }
+        if (choice == OrbChoice.IRMI) {
+            b.backendJvmArgs(isolationArgs(work));
+        }
+        return b;
+    }
+
+    private void atLeast(String option, int value, int min) {
+        if (value < min) {
+            throw new ParameterException(spec.commandLine(), option + " must be at least " + min + ", was " + value);
+        }
+    }
+
+    private void port(String option, int value) {
+        if (value < 0 || value > 65_535) {
+            throw new ParameterException(spec.commandLine(), option + " must be 0..65535 (0: any free port), was " + value);
+        }
+    }
+
+    private static void printWhereToPoint(DayTraderDeployment dt, OrbChoice choice) {
         int p = dt.webPort();
         System.out.println();
-        System.out.println("DayTrader is running (" + orb.flag() + " ORB). Logs: " + dt.workDir());
+        System.out.println("DayTrader is running (" + choice.flag() + " ORB). Logs: " + dt.workDir());
         String token = "\"$(cat " + dt.operatorTokenFile() + ")\"";
         String bearer = "-H \"Authorization: Bearer " + "$(cat " + dt.operatorTokenFile() + ")\"";
         System.out.println("  browser:   http://127.0.0.1:" + p + "/daytrader/home   (log in as uid:0 .. with password xxx)");
@@ -74,16 +215,14 @@ public final class DayTraderMain {
         System.out.println("  series:    http://127.0.0.1:" + p + "/daytrader/timeseries.csv?tier=backend&since=0");
         dt.backendDashboardUrl().ifPresent(u -> System.out.println("  dashboard: " + u
                 + "   (the backend's isolation points, live; SLA in " + dt.workDir() + ")"));
+        dt.backendMetricsUrl().ifPresent(u -> System.out.println("  metrics:   " + u
+                + "   (the backend's meters for Prometheus)"));
         System.out.println("  httperf (the paper's load, 4 sessions, 0.1 s think time, about 60 s):");
         System.out.println("    " + unmaskedFromFile(Httperf.paperLoad("127.0.0.1", p, 60, dt.operatorToken()), token));
         System.out.println("  httperf (saturating mix, 32 sessions, no think time):");
         System.out.println("    " + unmaskedFromFile(Httperf.saturation("127.0.0.1", p, 32, 500, dt.operatorToken()), token));
         System.out.println("Press Ctrl-C to stop.");
-        while (dt.isAlive()) {
-            Thread.sleep(1000); // the tiers run in their own JVMs; this JVM only waits for Ctrl-C or a tier's death
-        }
-        System.err.println("daytrader: a tier stopped unexpectedly; see " + dt.workDir() + "/backend.log and web.log");
-        System.exit(1);
+        System.out.flush();
     }
 
     /**
@@ -106,24 +245,24 @@ public final class DayTraderMain {
         return sb.toString();
     }
 
-    /** The backend's {@code irmi.sla} (the bundled SLA copied to {@code dir} unless --sla names one) and dashboard port. */
-    private static java.util.List<String> isolationArgs(Args a, Path dir) throws java.io.IOException {
-        Path sla;
-        if (a.has("sla")) {
-            sla = Path.of(a.get("sla", null)).toAbsolutePath();
-            if (!java.nio.file.Files.isRegularFile(sla)) {
-                throw new IllegalArgumentException("--sla " + sla + ": no such file");
-            }
+    /**
+     * The backend's {@code irmi.sla} (the bundled SLA copied to {@code work} unless --sla names one),
+     * dashboard port and, with --metrics-port, {@code irmi.metrics.port}.
+     */
+    private List<String> isolationArgs(Path work) throws IOException {
+        Path file;
+        if (sla != null) {
+            file = sla.toAbsolutePath();
         } else {
-            sla = dir.resolve("backend-sla.yaml").toAbsolutePath();
-            try (java.io.InputStream in = DayTraderMain.class.getResourceAsStream("backend-sla.yaml")) {
-                java.nio.file.Files.copy(in, sla, java.nio.file.StandardCopyOption.REPLACE_EXISTING);
+            file = work.resolve("backend-sla.yaml").toAbsolutePath();
+            try (InputStream in = DayTraderMain.class.getResourceAsStream("backend-sla.yaml")) {
+                Files.copy(in, file, StandardCopyOption.REPLACE_EXISTING);
             }
         }
-        int port = a.getInt("dashboard-port", 0, 0);
-        if (port > 65_535) {
-            throw new IllegalArgumentException("--dashboard-port must be 0..65535 (0: any free port), was " + port);
+        List<String> args = new ArrayList<>(List.of("-Dirmi.sla=" + file, "-Dirmi.dashboard.port=" + dashboardPort));
+        if (metricsPort != null) {
+            args.add("-Dirmi.metrics.port=" + metricsPort);
         }
-        return java.util.List.of("-Dirmi.sla=" + sla, "-Dirmi.dashboard.port=" + port);
+        return args;
     }
 }

@@ -19,6 +19,7 @@ import org.irmi.bench.echo.internal.MachineFacts;
 import org.irmi.bench.echo.internal.NativeClients;
 import org.irmi.bench.echo.internal.ProcessSample;
 import org.irmi.bench.echo.internal.ServerProcess;
+import picocli.CommandLine;
 
 /**
  * The closed-loop echo benchmark: stock JacORB against I-RMI (and any further variant made of ORB
@@ -31,7 +32,7 @@ import org.irmi.bench.echo.internal.ServerProcess;
  * medians over the trials, the server's peak threads and resident memory from {@code /proc}, and
  * the established connections seen on the server's port.
  *
- * <p>Run with {@code ./irmi echo-bench [--quick]}; see {@link BenchmarkOptions#USAGE}.
+ * <p>Run with {@code ./irmi echo-bench [--quick]}; {@code ./irmi echo-bench --help} lists the options.
  */
 public final class EchoBenchmark {
 
@@ -40,17 +41,24 @@ public final class EchoBenchmark {
 
     /** Entry point. Exit code 2 on bad arguments, 1 when nothing could be measured. */
     public static void main(String[] args) throws Exception {
-        if (args.length > 0 && args[0].equals("--nio-cell")) {
+        CommandLine cl = BenchmarkOptions.commandLine();
+        boolean nioCell = args.length > 0 && args[0].equals("--nio-cell");
+        if (nioCell && !java.util.Arrays.asList(args).contains("--help") && !java.util.Arrays.asList(args).contains("-h")) {
             // The many-connections cell: one NIO client thread instead of the omniORB client.
             ConnectionsCell.main(java.util.Arrays.copyOfRange(args, 1, args.length));
             return;
         }
         BenchmarkOptions o;
         try {
-            o = BenchmarkOptions.parse(args);
-        } catch (IllegalArgumentException e) {
+            cl.parseArgs(nioCell ? new String[] {"--help"} : args);
+            if (cl.isUsageHelpRequested()) {
+                cl.usage(System.out);
+                return;
+            }
+            o = BenchmarkOptions.of(cl.getCommand());
+        } catch (CommandLine.ParameterException | IllegalArgumentException e) {
             System.err.println("echo-bench: " + e.getMessage());
-            System.err.println(BenchmarkOptions.USAGE);
+            cl.usage(System.err);
             System.exit(2);
             return;
         }

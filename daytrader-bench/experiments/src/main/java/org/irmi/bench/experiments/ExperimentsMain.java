@@ -9,6 +9,7 @@ import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.concurrent.Callable;
 
 import org.irmi.bench.experiments.internal.OrbKind;
 import org.irmi.bench.experiments.internal.ReportWriter;
@@ -17,6 +18,13 @@ import org.irmi.bench.experiments.internal.crosstalk.CrosstalkExperiment;
 import org.irmi.bench.experiments.internal.normalday.NormalDayExperiment;
 import org.irmi.bench.experiments.internal.poison.PoisonExperiment;
 import org.irmi.bench.experiments.internal.slowclient.SlowClientExperiment;
+import picocli.CommandLine;
+import picocli.CommandLine.Command;
+import picocli.CommandLine.Model.CommandSpec;
+import picocli.CommandLine.Option;
+import picocli.CommandLine.ParameterException;
+import picocli.CommandLine.Parameters;
+import picocli.CommandLine.Spec;
 
 /**
  * {@code ./irmi experiments [normal-day|poison|slow-client|crosstalk] [--quick] [--tiny] [--out DIR]
@@ -46,80 +54,84 @@ public final class ExperimentsMain {
         return all;
     }
 
-    public static void main(String[] args) throws Exception {
-        System.setProperty("java.awt.headless", "true");
-        RunLength length = RunLength.FULL;
-        Path out = null;
-        Path resultsDoc = null;
-        int repetitions = 0;
-        List<String> names = new ArrayList<>();
-        for (int i = 0; i < args.length; i++) {
-            switch (args[i]) {
-                case "--quick" -> length = RunLength.QUICK;
-                case "--tiny" -> length = RunLength.TINY;
-                case "--out" -> {
-                    if (i + 1 >= args.length) {
-                        usage("--out needs a folder");
-                    }
-                    out = Path.of(args[++i]);
-                }
-                case "--results-doc" -> {
-                    if (i + 1 >= args.length) {
-                        usage("--results-doc needs a file, e.g. docs/results.md");
-                    }
-                    if (resultsDoc != null) {
-                        usage("--results-doc and --update-docs: give one");
-                    }
-                    resultsDoc = Path.of(args[++i]);
-                }
-                case "--update-docs" -> {
-                    if (resultsDoc != null) {
-                        usage("--results-doc and --update-docs: give one");
-                    }
-                    resultsDoc = RESULTS_DOC;
-                }
-                case "--repetitions" -> {
-                    if (i + 1 >= args.length) {
-                        usage("--repetitions needs a number, e.g. 3");
-                    }
-                    try {
-                        repetitions = Integer.parseInt(args[++i]);
-                    } catch (NumberFormatException e) {
-                        usage("--repetitions needs a whole number, got '" + args[i] + "'");
-                    }
-                    if (repetitions < 1 || repetitions > 20) {
-                        usage("--repetitions must be 1 to 20, got " + repetitions);
-                    }
-                }
-                case "-h", "--help" -> {
-                    usage(null);
-                }
-                default -> {
-                    if (!experiments().containsKey(args[i])) {
-                        usage("unknown experiment or option '" + args[i] + "'");
-                    }
-                    names.add(args[i]);
+    public static void main(String[] args) {
+        System.exit(commandLine().execute(args));
+    }
+
+    /** The command; {@code execute(args)} runs the experiments (or prints the help). */
+    public static CommandLine commandLine() {
+        return new CommandLine(new Cli());
+    }
+
+    /** The command line of {@code ./irmi experiments}; {@link #call()} runs them. */
+    @Command(name = "./irmi experiments", sortOptions = false, usageHelpAutoWidth = true,
+            description = {"Runs the paper's chaos experiments and the normal day, each on stock JacORB and on I-RMI,",
+                    "writes the report to results/<timestamp>/ (index.html, results.json) and prints the goal summary.",
+                    "Default: the paper's durations, 3 interleaved trials per ORB and condition (--quick: 1)."},
+            footer = {"", "Exit status: 0 every experiment ran (goals reached or not: the report says which),",
+                    "1 one could not run, 2 bad option. More: docs/experiments.md."})
+    static final class Cli implements Callable<Integer> {
+        @Parameters(paramLabel = "EXPERIMENT", arity = "0..*",
+                description = "normal-day, poison, slow-client or crosstalk (default: all four, in this order).")
+        private List<String> names = new ArrayList<>();
+
+        @Option(names = "--quick", description = "Everything in under 5 minutes.")
+        private boolean quick;
+
+        @Option(names = "--tiny", description = "Seconds each: the CI configuration.")
+        private boolean tiny;
+
+        @Option(names = "--repetitions", paramLabel = "N", description = "Interleaved trials per ORB and condition, 1 to 20.")
+        private Integer repetitions;
+
+        @Option(names = "--out", paramLabel = "DIR", description = "The report's folder (default: results/<timestamp>/).")
+        private Path out;
+
+        @Option(names = "--update-docs", description = "Also write the documentation's results page, docs/results.md and docs/results.json.")
+        private boolean updateDocs;
+
+        @Option(names = "--results-doc", paramLabel = "FILE",
+                description = "Also write FILE (a results page elsewhere than docs/) and FILE's .json beside it.")
+        private Path resultsDoc;
+
+        @Option(names = {"-h", "--help"}, usageHelp = true, description = "Print this help and exit.")
+        private boolean help;
+
+        @Spec
+        private CommandSpec spec;
+
+        @Override
+        public Integer call() throws Exception {
+            for (String name : names) {
+                if (!experiments().containsKey(name)) {
+                    throw new ParameterException(spec.commandLine(), "unknown experiment '" + name + "'; the experiments are "
+                            + String.join(", ", experiments().keySet()));
                 }
             }
+            if (repetitions != null && (repetitions < 1 || repetitions > 20)) {
+                throw new ParameterException(spec.commandLine(), "--repetitions must be 1 to 20, got " + repetitions);
+            }
+            if (updateDocs && resultsDoc != null) {
+                throw new ParameterException(spec.commandLine(), "--results-doc and --update-docs: give one");
+            }
+            Path page = updateDocs ? RESULTS_DOC : resultsDoc;
+            System.setProperty("java.awt.headless", "true");
+            RunLength length = tiny ? RunLength.TINY : quick ? RunLength.QUICK : RunLength.FULL;
+            List<String> chosen = names.isEmpty() ? List.copyOf(experiments().keySet()) : names;
+            Path dir = out != null ? out
+                    : Path.of("results", LocalDateTime.now().format(DateTimeFormatter.ofPattern("yyyyMMdd-HHmmss")));
+            String command = ("./irmi experiments " + String.join(" ", spec.commandLine().getParseResult().originalArgs())).trim();
+            Report report = run(chosen, length, repetitions == null ? 0 : repetitions, dir.toAbsolutePath(),
+                    System.out, command);
+            if (page != null) {
+                ReportWriter.writeResultsDoc(page, report.dir(), command, report.commit(), report.results(), report.failures());
+                Path json = page.resolveSibling(page.getFileName().toString().replaceFirst("\\.md$", "") + ".json");
+                ResultsJson.write(json, command, report.commit(), report.date(), report.repetitions(), report.results(),
+                        report.failures());
+                System.out.println("results written to " + page + " and " + json);
+            }
+            return report.failures().isEmpty() ? 0 : 1;
         }
-        if (names.isEmpty()) {
-            names.addAll(experiments().keySet());
-        }
-        if (out == null) {
-            out = Path.of("results", LocalDateTime.now().format(DateTimeFormatter.ofPattern("yyyyMMdd-HHmmss")));
-        }
-        String command = "./irmi experiments " + String.join(" ", args);
-        Report report = run(names, length, repetitions == 0 ? length.repetitions() : repetitions, out.toAbsolutePath(),
-                System.out, command.trim());
-        if (resultsDoc != null) {
-            ReportWriter.writeResultsDoc(resultsDoc, report.dir(), command.trim(), report.commit(), report.results(),
-                    report.failures());
-            Path json = resultsDoc.resolveSibling(resultsDoc.getFileName().toString().replaceFirst("\\.md$", "") + ".json");
-            ResultsJson.write(json, command.trim(), report.commit(), report.date(), report.repetitions(), report.results(),
-                    report.failures());
-            System.out.println("results written to " + resultsDoc + " and " + json);
-        }
-        System.exit(report.failures().isEmpty() ? 0 : 1);
     }
 
     /** What one invocation produced. */
@@ -130,6 +142,8 @@ public final class ExperimentsMain {
     /**
      * Runs the named experiments and writes the report. Used by {@link #main} and by the CI test.
      *
+     * @param repetitions trials per ORB and condition; 0 for the defaults (the run length's, and an experiment's own)
+     *
      * @return the results and the failures (an experiment that threw is recorded, the others still run)
      */
     public static Report run(List<String> names, RunLength length, int repetitions, Path dir, PrintStream terminal,
@@ -137,7 +151,9 @@ public final class ExperimentsMain {
         Files.createDirectories(dir);
         String classPath = childClassPath();
         String commit = ResultsJson.commit();
-        RunContext context = new RunContext(dir, length, terminal, classPath, repetitions);
+        boolean given = repetitions != 0;
+        repetitions = given ? repetitions : length.repetitions();
+        RunContext context = new RunContext(dir, length, terminal, classPath, repetitions, given);
         terminal.println("I-RMI chaos experiments (" + length.name().toLowerCase() + ", " + repetitions
                 + (repetitions == 1 ? " trial" : " interleaved trials") + " per ORB and condition, commit " + commit + "): "
                 + String.join(", ", names)
@@ -178,19 +194,5 @@ public final class ExperimentsMain {
             return surefire;
         }
         return System.getProperty("java.class.path");
-    }
-
-    private static void usage(String error) {
-        PrintStream out = error == null ? System.out : System.err;
-        if (error != null) {
-            out.println("irmi experiments: " + error);
-        }
-        out.println("usage: ./irmi experiments [normal-day|poison|slow-client|crosstalk]... [--quick] [--repetitions N] [--out DIR]");
-        out.println("                          [--update-docs | --results-doc FILE]");
-        out.println("  no name: all four experiments;  --quick: everything in under 5 minutes;");
-        out.println("  default: the paper's durations, 3 interleaved trials per ORB and condition (--quick: 1).");
-        out.println("  The report goes to results/<timestamp>/ (with results.json); --update-docs also writes docs/results.md and");
-        out.println("  docs/results.json (the documentation's results page), --results-doc F writes F and F's .json instead.");
-        System.exit(error == null ? 0 : 2);
     }
 }

@@ -18,8 +18,11 @@ import java.util.List;
  * @param classPath class path for child JVMs (this module's classes and all its dependencies)
  * @param repetitions trials per ORB and condition; an experiment interleaves them (plain, I-RMI, plain, I-RMI, ...)
  *     so that a drift of the machine falls on both ORBs alike, and reports medians with min and max
+ * @param repetitionsGiven whether the user gave the count ({@code --repetitions}); an experiment whose own default
+ *     differs from the run length's takes a given count as it is
  */
-public record RunContext(Path resultsDir, RunLength length, PrintStream terminal, String classPath, int repetitions) {
+public record RunContext(Path resultsDir, RunLength length, PrintStream terminal, String classPath, int repetitions,
+                         boolean repetitionsGiven) {
 
     public RunContext {
         if (repetitions < 1) {

@@ -66,9 +66,12 @@ public final class BackendMain {
         if (ready != null) {
             Map<String, String> facts = new java.util.HashMap<>(Map.of("ior", ior, "orb", orbChoice.flag(), "db", url,
                     "users", Integer.toString(users), "quotes", Integer.toString(quotes)));
-            // the isolation points' dashboard, when the ORB was started with irmi.sla and irmi.dashboard.port
-            org.irmi.orb.IrmiORB.of(orb).flatMap(org.irmi.orb.isolation.OrbIsolation::of)
-                    .flatMap(org.irmi.orb.isolation.OrbIsolation::dashboardUrl).ifPresent(u -> facts.put("dashboard", u));
+            // the isolation points' dashboard and Prometheus endpoint, when the ORB was started with irmi.sla
+            // and irmi.dashboard.port, irmi.metrics.port
+            java.util.Optional<org.irmi.orb.isolation.OrbIsolation> isolation =
+                    org.irmi.orb.IrmiORB.of(orb).flatMap(org.irmi.orb.isolation.OrbIsolation::of);
+            isolation.flatMap(org.irmi.orb.isolation.OrbIsolation::dashboardUrl).ifPresent(u -> facts.put("dashboard", u));
+            isolation.flatMap(org.irmi.orb.isolation.OrbIsolation::metricsUrl).ifPresent(u -> facts.put("metrics", u));
             ChildProcessSupport.writeReadyFile(Path.of(ready), facts);
         }
         System.err.println("backend: ready on " + orbChoice.flag() + " (" + orbChoice.orbClass() + ")");

@@ -9,6 +9,10 @@ import java.util.Map;
 
 import org.irmi.bench.echo.OrbVariant;
 import org.irmi.bench.echo.OrbVariants;
+import picocli.CommandLine;
+import picocli.CommandLine.Command;
+import picocli.CommandLine.Option;
+import picocli.CommandLine.ParameterException;
 
 /**
  * The echo benchmark's settings, from its command line.
@@ -51,70 +55,100 @@ public record BenchmarkOptions(boolean quick, List<OrbVariant> variants, Map<Str
         }
     }
 
-    /** The command-line help. */
-    public static final String USAGE = """
-            usage: ./irmi echo-bench [--quick] [--variants jacorb,irmi[,omniorb]] [--variant NAME=BASE,key=value,...]...
-                                     [--payloads 100,65536] [--connections 1,16,256,1000] [--trials N]
-                                     [--warmup-ms MS] [--measure-ms MS] [--client omniorb|nio|epoll] [--out FILE | --update-docs]
-                   ./irmi echo-bench --nio-cell [--variants irmi,jacorb] [--connections 10000] [--trials N]
-                                     [--idle-ms MS] [--measure-ms MS] [--histo DIR]
-              Measures stock JacORB and I-RMI echo servers (each in its own JVM) with the omniORB C++
-              closed-loop client, and writes a Markdown report: results/echo.md (results/echo-quick.md with
-              --quick), or the documentation page docs/benchmarks/echo.md with --update-docs, or FILE with --out.
-              --variants omniorb adds omniORB's C++ echo server (thread pool of 20) as a variant.
-              --client nio loads the servers with NioLoadClient, every connection on one Java thread, instead
-                of the omniORB C++ client's thread per connection; --client epoll with echo_epoll_client
-                (C++, every connection on one epoll thread, GIOP spoken directly): the cheapest per call.
-              --connections goes up to 10000 (the open-files limit must be at least N + 256).
-              --variant adds an ORB variant made of a base variant plus ORB properties, e.g.
-                --variant irmi-mon=irmi,irmi.monitoring.per_request=true
-              --nio-cell holds N connections on one NIO client thread (GIOP 1.2 spoken directly): ramp,
-                heap per idle connection after a full GC, then a closed loop; prints one line per trial.""";
+    /** The command line ({@link #commandLine()}): picocli binds the options here, {@link #of} checks them. */
+    @Command(name = "./irmi echo-bench", sortOptions = false, usageHelpAutoWidth = true,
+            description = {"Measures stock JacORB and I-RMI echo servers (each in its own JVM) with the omniORB C++",
+                    "closed-loop client, and writes a Markdown report: results/echo.md (results/echo-quick.md with",
+                    "--quick), or the documentation page docs/benchmarks/echo.md with --update-docs, or FILE with --out."},
+            footer = {"", "./irmi echo-bench --nio-cell [--variants irmi,jacorb] [--connections 10000] [--trials N]",
+                    "                  [--idle-ms MS] [--measure-ms MS] [--histo DIR]",
+                    "  holds N connections on one NIO client thread (GIOP 1.2 spoken directly): ramp, heap per idle",
+                    "  connection after a full GC, then a closed loop; prints one line per trial.",
+                    "Exit status: 0 measured, 1 nothing could be measured, 2 bad option."})
+    public static final class Flags {
+        @Option(names = "--quick", description = "The short run: fewer and shorter trials, its own report.")
+        boolean quick;
+
+        @Option(names = "--variants", paramLabel = "NAME,...",
+                description = "The variants to measure, the first the baseline (default: jacorb,irmi); omniorb adds"
+                        + " omniORB's C++ echo server (thread pool of 20).")
+        String variants;
+
+        @Option(names = "--variant", paramLabel = "NAME=BASE,key=value,...",
+                description = "Adds a variant made of a base variant plus ORB properties, e.g."
+                        + " --variant irmi-mon=irmi,irmi.monitoring.per_request=true (repeatable).")
+        List<String> extraSpecs = new ArrayList<>();
+
+        @Option(names = "--payloads", paramLabel = "BYTES,...", description = "Request sizes (default: 100,65536).")
+        String payloads;
+
+        @Option(names = "--connections", paramLabel = "N,...",
+                description = "Client connection counts, up to 10000; the open-files limit must be at least N + 256"
+                        + " (default: 1,16,256,1000).")
+        String connections;
+
+        @Option(names = "--trials", paramLabel = "N", description = "Trials per variant and cell (default: 5, 2 with --quick).")
+        String trials;
+
+        @Option(names = "--warmup-ms", paramLabel = "MS", description = "Unrecorded time before each trial (default: 1000, 300 with --quick).")
+        String warmupMs;
+
+        @Option(names = "--measure-ms", paramLabel = "MS", description = "Recorded time of each trial (default: 3000, 1000 with --quick).")
+        String measureMs;
+
+        @Option(names = "--client", paramLabel = "omniorb|nio|epoll",
+                description = "The load client: omniORB's C++ client, a thread per connection (the default); nio:"
+                        + " NioLoadClient, every connection on one Java thread; epoll: echo_epoll_client (C++, one"
+                        + " epoll thread, GIOP spoken directly), the cheapest per call.")
+        String client;
+
+        @Option(names = "--out", paramLabel = "FILE", description = "The Markdown report to write.")
+        Path out;
+
+        @Option(names = "--update-docs", description = "Write the documentation page docs/benchmarks/echo.md (not with --out).")
+        boolean updateDocs;
+
+        @Option(names = {"-h", "--help"}, usageHelp = true, description = "Print this help and exit.")
+        boolean help;
+    }
+
+    /** The command line; after {@code parseArgs}, {@link #of} turns its {@link Flags} into options. */
+    public static CommandLine commandLine() {
+        return new CommandLine(new Flags());
+    }
 
     /**
-     * Parses the command line.
+     * Parses the command line ({@code --help} is not an option here: see {@link #commandLine()}).
      *
      * @throws IllegalArgumentException naming the bad option and what it needs
      */
     public static BenchmarkOptions parse(String[] args) {
-        boolean quick = false;
-        List<String> names = null;
-        List<String> extraSpecs = new ArrayList<>();
-        List<Integer> payloads = List.of(100, 64 * 1024);
-        List<Integer> connections = List.of(1, 16, 256, 1000);
-        Integer trials = null;
-        Long warmupMs = null;
-        Long measureMs = null;
-        Path out = null;
-        boolean updateDocs = false;
-        LoadClient client = LoadClient.OMNIORB;
-        for (int i = 0; i < args.length; i++) {
-            String a = args[i];
-            if (a.equals("--quick")) {
-                quick = true;
-                continue;
-            }
-            if (a.equals("--update-docs")) {
-                updateDocs = true;
-                continue;
-            }
-            if (i + 1 >= args.length) {
-                throw new IllegalArgumentException("unknown option or missing value: " + a);
-            }
-            String v = args[++i];
-            switch (a) {
-                case "--variants" -> names = List.of(v.split(","));
-                case "--variant" -> extraSpecs.add(v);
-                case "--payloads" -> payloads = ints(a, v, 0, 16 * 1024 * 1024);
-                case "--connections" -> connections = ints(a, v, 1, 10_000).stream().sorted().toList();
-                case "--trials" -> trials = ints(a, v, 1, 100).get(0);
-                case "--warmup-ms" -> warmupMs = (long) ints(a, v, 0, 600_000).get(0);
-                case "--measure-ms" -> measureMs = (long) ints(a, v, 100, 600_000).get(0);
-                case "--out" -> out = Path.of(v);
-                case "--client" -> client = LoadClient.parse(v);
-                default -> throw new IllegalArgumentException("unknown option: " + a);
-            }
+        CommandLine cl = commandLine();
+        try {
+            cl.parseArgs(args);
+        } catch (ParameterException e) {
+            throw new IllegalArgumentException(e.getMessage(), e);
         }
+        return of(cl.getCommand());
+    }
+
+    /**
+     * Checks parsed flags and fills in the defaults.
+     *
+     * @throws IllegalArgumentException naming the bad option and what it needs
+     */
+    public static BenchmarkOptions of(Flags f) {
+        boolean quick = f.quick;
+        List<Integer> payloads = f.payloads == null ? List.of(100, 64 * 1024) : ints("--payloads", f.payloads, 0, 16 * 1024 * 1024);
+        List<Integer> connections = f.connections == null ? List.of(1, 16, 256, 1000)
+                : ints("--connections", f.connections, 1, 10_000).stream().sorted().toList();
+        Integer trials = f.trials == null ? null : ints("--trials", f.trials, 1, 100).get(0);
+        Long warmupMs = f.warmupMs == null ? null : (long) ints("--warmup-ms", f.warmupMs, 0, 600_000).get(0);
+        Long measureMs = f.measureMs == null ? null : (long) ints("--measure-ms", f.measureMs, 100, 600_000).get(0);
+        LoadClient client = f.client == null ? LoadClient.OMNIORB : LoadClient.parse(f.client);
+        List<String> names = f.variants == null ? null : List.of(f.variants.split(","));
+        List<String> extraSpecs = f.extraSpecs;
+        Path out = f.out;
         Map<String, OrbVariant> known = new LinkedHashMap<>(OrbVariants.known());
         Map<String, String> specs = new LinkedHashMap<>();
         known.keySet().forEach(n -> specs.put(n, n));
@@ -141,7 +175,7 @@ public record BenchmarkOptions(boolean quick, List<OrbVariant> variants, Map<Str
                 Duration.ofMillis(warmupMs != null ? warmupMs : quick ? 300 : 1000),
                 Duration.ofMillis(measureMs != null ? measureMs : quick ? 1000 : 3000),
                 Duration.ofMillis(quick ? 2000 : 8000),
-                out(out, updateDocs, quick), client);
+                out(out, f.updateDocs, quick), client);
     }
 
     /** {@code --out}, else the documentation page with {@code --update-docs}, else a report under {@code results/}. */

@@ -53,7 +53,7 @@ public final class NormalDayExperiment implements Experiment {
             plan = plan.stream().filter(c -> c.variant().orb() == OrbKind.PLAIN).toList();
         }
         // a full run's default (3) becomes 5 here; a count given with --repetitions is taken as it is
-        int repetitions = context.length() == RunLength.FULL && context.repetitions() == RunLength.FULL.repetitions()
+        int repetitions = context.length() == RunLength.FULL && !context.repetitionsGiven()
                 ? FULL_REPETITIONS : context.repetitions();
         context.say("normal day: " + repetitions + " interleaved trial(s) of " + plan.size() + " cells; each trial: warm-up "
                 + phases.warmupMillis() / 1000 + " s, quiet " + phases.quietMillis() / 1000 + " s"
