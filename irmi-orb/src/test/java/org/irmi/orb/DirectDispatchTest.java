@@ -339,6 +339,54 @@ class DirectDispatchTest {
     }
 
     @Test
+    void shouldComeBackToTheDirectPathOnceTheOnewayEndsThoughARequestThatFollowedItStillRuns() throws Exception {
+        // an application server's ORB calls its backend from many threads over one connection, so
+        // some two-way of the connection is nearly always in flight. The two-ways that follow a
+        // oneway JacORB's way must not hold the later requests back themselves: else, under a steady
+        // load, each follower keeps the next one on JacORB's path and the connection never comes back
+        java.util.concurrent.CountDownLatch followerStarted = new java.util.concurrent.CountDownLatch(1);
+        server = workers();
+        String ior = Orbs.serve(server, new Probe(server) {
+            @Override
+            public void ping() {
+                BLOCKED.countDown();
+                try {
+                    RELEASE.await(10, java.util.concurrent.TimeUnit.SECONDS);
+                } catch (InterruptedException e) {
+                    Thread.currentThread().interrupt();
+                }
+            }
+
+            @Override
+            public int sleepMillis(int millis) {
+                followerStarted.countDown();
+                return super.sleepMillis(millis);
+            }
+        });
+        client = Orbs.stock();
+        Echo echo = EchoHelper.narrow(client.string_to_object(ior));
+        assertThat(echo.echoString("warm-up")).isEqualTo("warm-up");
+        BLOCKED = new java.util.concurrent.CountDownLatch(1);
+        RELEASE = new java.util.concurrent.CountDownLatch(1);
+        echo.ping();
+        assertThat(BLOCKED.await(5, java.util.concurrent.TimeUnit.SECONDS)).as("the oneway's servant started").isTrue();
+        java.util.concurrent.CompletableFuture<Integer> follower =
+                java.util.concurrent.CompletableFuture.supplyAsync(() -> echo.sleepMillis(6_000));
+        assertThat(followerStarted.await(5, java.util.concurrent.TimeUnit.SECONDS)).as("the follower's servant started").isTrue();
+        assertThat(echo.echoString("thread")).as("while the oneway runs").doesNotStartWith("irmi-dispatch-");
+
+        RELEASE.countDown();
+        long deadline = System.nanoTime() + java.util.concurrent.TimeUnit.SECONDS.toNanos(3);
+        boolean directAgain = false;
+        while (!directAgain && System.nanoTime() < deadline) {
+            directAgain = echo.echoString("thread").startsWith("irmi-dispatch-");
+        }
+        assertThat(follower).as("the follower still runs").isNotDone();
+        assertThat(directAgain).as("the direct path taken again once the oneway ended, beside the follower").isTrue();
+        assertThat(follower.get(10, java.util.concurrent.TimeUnit.SECONDS)).isEqualTo(6_000);
+    }
+
+    @Test
     void shouldHandAConnectionsOnewaysToThePoaInTheOrderTheyWereRead() throws Exception {
         // 96 oneways pipelined on one connection to 8 objects in turn, in a POA whose manager holds
         // them, so they wait in the POA's queue in the order the dispatch workers handed them to

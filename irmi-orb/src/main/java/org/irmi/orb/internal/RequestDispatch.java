@@ -179,8 +179,15 @@ final class RequestDispatch {
                     // request of this connection that went JacORB's way has not finished, the later ones
                     // follow it there, so they do not start before it (RunningRequests); those given a
                     // place in the lane go there in any case, in the lane's order (HandOffLane)
-                    if (d == null || ticket != 0 || c.running.jacorbWayWaiting() || !d.run(t.message(), c.giop)) {
-                        if (running && !announced && d != null) {
+                    // A request that only follows (no direct path, a place in the lane, or an earlier
+                    // request of the connection still on JacORB's way) does not hold the later ones back
+                    // itself: under a steady load of overlapping two-ways on one connection (an application
+                    // server's ORB calling its backend) each follower would keep the next one on JacORB's
+                    // path, and the connection would never come back to the direct path. Only what went
+                    // that way for a reason of its own (a refusal here, an announced oneway) holds them.
+                    boolean follows = d == null || ticket != 0 || c.running.jacorbWayWaiting();
+                    if (follows || !d.run(t.message(), c.giop)) {
+                        if (running && !announced && !follows) {
                             c.running.goesJacorbWay(t.requestId());
                         }
                         requestListener.requestReceived(t.message(), c.giop);
