@@ -72,6 +72,10 @@ final class NormalDayReport {
         if (extra != null && !extra.isBlank()) {
             result.note("The backends ran with these options added: " + extra.trim());
         }
+        String webOrb = System.getProperty(org.irmi.bench.experiments.internal.poison.DayTraderUnderTest.WEB_ORB);
+        if (webOrb != null) {
+            result.note("Every web tier ran on " + webOrb + ", whatever its backend's ORB.");
+        }
         goals(result, runs);
     }
 

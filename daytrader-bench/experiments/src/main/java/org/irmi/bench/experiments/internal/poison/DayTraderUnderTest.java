@@ -36,6 +36,12 @@ public final class DayTraderUnderTest {
      */
     public static final String BACKEND_OPTIONS = "irmi.experiments.backendOptions";
 
+    /**
+     * The web tier's ORB for every variant ({@code jacorb} or {@code irmi}; default: the variant's): a way
+     * to tell the backend's share of a difference from the web tier's client side. Reports name it.
+     */
+    public static final String WEB_ORB = "irmi.experiments.webOrb";
+
     private DayTraderUnderTest() {
     }
 
@@ -69,6 +75,7 @@ public final class DayTraderUnderTest {
         }
         return DayTraderDeployment.builder()
                 .orb(variant.orb() == OrbKind.IRMI ? OrbChoice.IRMI : OrbChoice.JACORB)
+                .webOrb(System.getProperty(WEB_ORB) == null ? null : OrbChoice.parse(System.getProperty(WEB_ORB)))
                 .users(USERS).quotes(QUOTES)
                 .backendJvmArgs(backendArgs)
                 .webJvmArgs(List.of("-Xmx512m", "-DOAIAddr=127.0.0.1"))
