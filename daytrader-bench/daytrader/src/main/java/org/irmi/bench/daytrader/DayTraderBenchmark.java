@@ -26,11 +26,13 @@ import org.irmi.bench.daytrader.internal.Args;
  *
  * <pre>
  * java -cp ... org.irmi.bench.daytrader.DayTraderBenchmark [--quick] [--rounds 5] [--seconds 15] [--sessions 32]
- *      [--users 15000] [--quotes 10000] [--out FILE | --update-docs]
+ *      [--users 15000] [--quotes 10000] [--sla FILE] [--out FILE | --update-docs]
  * </pre>
+ * {@code --sla FILE}: I-RMI's backend loads this SLA ({@code irmi.sla}), as an operator's would; the
+ * report names it. Without it I-RMI runs with none.
  */
 public final class DayTraderBenchmark {
-    private static final Set<String> OPTIONS = Set.of("rounds", "seconds", "sessions", "users", "quotes", "out", "warmup");
+    private static final Set<String> OPTIONS = Set.of("rounds", "seconds", "sessions", "users", "quotes", "out", "warmup", "sla");
 
     private DayTraderBenchmark() {
     }
@@ -56,6 +58,12 @@ public final class DayTraderBenchmark {
         int sessions = a.getInt("sessions", 32, 1);
         int users = a.getInt("users", quick ? 2_000 : 15_000, 10);
         int quotes = a.getInt("quotes", quick ? 1_000 : 10_000, 10);
+        Path sla = a.has("sla") ? Path.of(a.get("sla", null)).toAbsolutePath() : null;
+        if (sla != null && !Files.isReadable(sla)) {
+            System.err.println("benchmark: --sla " + sla + ": no such file");
+            System.exit(2);
+            return;
+        }
         Path out;
         try {
             out = out(a.has("out") ? a.get("out", null) : null, a.has("update-docs"));
@@ -77,6 +85,7 @@ public final class DayTraderBenchmark {
             for (OrbChoice orb : orbs) {
                 System.err.printf("benchmark: starting DayTrader on %s ...%n", orb.flag());
                 running.put(orb, DayTraderDeployment.builder().orb(orb).users(users).quotes(quotes)
+                        .backendJvmArgs(orb == OrbChoice.IRMI && sla != null ? List.of("-Dirmi.sla=" + sla) : List.of())
                         .workDir(Path.of("target", "benchmark", orb.flag())).start());
             }
             for (OrbChoice orb : orbs) {
@@ -114,7 +123,7 @@ public final class DayTraderBenchmark {
         } finally {
             running.values().forEach(DayTraderDeployment::close);
         }
-        String report = report(results, rounds, seconds, sessions, users, quotes, quick, started, argv);
+        String report = report(results, rounds, seconds, sessions, users, quotes, quick, started, argv, sla);
         Files.createDirectories(out.toAbsolutePath().getParent());
         Files.writeString(out, report);
         System.out.println(report);
@@ -154,7 +163,7 @@ public final class DayTraderBenchmark {
     }
 
     private static String report(Map<String, List<Sample>> results, int rounds, int seconds, int sessions, int users,
-                                 int quotes, boolean quick, Instant started, String[] argv) {
+                                 int quotes, boolean quick, Instant started, String[] argv, Path sla) {
         StringBuilder sb = new StringBuilder();
         sb.append("# DayTrader benchmark: I-RMI vs stock JacORB\n\n");
         sb.append("Standard scenario mix (`/daytrader/scenario`), no faults, both tiers on the same ORB, embedded H2,\n")
@@ -164,7 +173,9 @@ public final class DayTraderBenchmark {
                 .append("- **paper load**: httperf, 4 concurrent sessions, 0.1 s think time (the paper's workload).\n")
                 .append("- **saturation**: httperf, ").append(sessions).append(" concurrent sessions, no think time.\n")
                 .append("- throughput = httperf replies / test duration; p50/p99 = the web tier's HdrHistogram of the\n")
-                .append("  scenario page (includes the RMI-IIOP calls to the backend). Figures are medians over the runs.\n\n");
+                .append("  scenario page (includes the RMI-IIOP calls to the backend). Figures are medians over the runs.\n")
+                .append(sla == null ? "- I-RMI's backend loads no SLA.\n\n"
+                        : "- I-RMI's backend loads the SLA `" + sla.getFileName() + "` (`irmi.sla`); nothing in the run triggers it.\n\n");
         sb.append("| load | ORB | throughput (req/s) | p50 (ms) | p99 (ms) | replies | 5xx | httperf errors | valid | audit |\n");
         sb.append("|---|---|---:|---:|---:|---:|---:|---:|---|---|\n");
         for (String load : List.of("paper", "saturation")) {
@@ -197,7 +208,7 @@ public final class DayTraderBenchmark {
             }
             sb.append('\n');
         }
-        sb.append("\nRun ").append(started).append(" on ").append(Runtime.getRuntime().availableProcessors())
+        sb.append("\nRun ").append(started).append(", commit ").append(commit()).append(", on ").append(Runtime.getRuntime().availableProcessors())
                 .append(" cores shared by httperf, both tiers and whatever else runs on the machine (see the load averages above;\n")
                 .append("anything well above 2 means other work competed for the CPU and the figures are noisy).\n")
                 .append("The paper load is bound by think time: when the machine keeps up, both ORBs serve about 4 / (0.1 s + response time).\n\n")
@@ -206,6 +217,20 @@ public final class DayTraderBenchmark {
                 .append("org.irmi.bench.daytrader.DayTraderBenchmark").append(withoutOut(argv))
                 .append(" --update-docs\n```\n");
         return sb.toString();
+    }
+
+    /** The checkout's commit (short), or "unknown" outside a git checkout. */
+    private static String commit() {
+        try {
+            Process p = new ProcessBuilder("git", "rev-parse", "--short", "HEAD").redirectErrorStream(true).start();
+            String out = new String(p.getInputStream().readAllBytes(), java.nio.charset.StandardCharsets.UTF_8).trim();
+            return p.waitFor() == 0 && !out.isEmpty() ? out : "unknown";
+        } catch (java.io.IOException e) {
+            return "unknown";
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            return "unknown";
+        }
     }
 
     /**
