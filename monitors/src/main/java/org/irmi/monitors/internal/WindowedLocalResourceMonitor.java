@@ -208,7 +208,7 @@ public final class WindowedLocalResourceMonitor implements LocalResourceMonitor 
         gauge(r, "irmi.resources.heap.used", "Heap in use", "bytes", s -> s.heapUsedBytes());
         gauge(r, "irmi.resources.heap.after.gc", "Heap in use right after the last garbage collection", "bytes", s -> s.heapAfterGcBytes());
         gauge(r, "irmi.resources.heap.pressure", "Heap in use divided by the maximum heap", "ratio", s -> s.heapPressure());
-        gauge(r, "irmi.resources.threads.live", "Live threads", "threads", s -> s.liveThreads());
+        gauge(r, "irmi.resources.threads.live", "Live threads", null /* in the name */, s -> s.liveThreads());
         for (String name : queues.keySet()) {
             Gauge.builder("irmi.resources.handoff.queue.length", this, m -> m.handOffQueueLength(name))
                     .description("Length of a registered hand-off queue").baseUnit("requests")
