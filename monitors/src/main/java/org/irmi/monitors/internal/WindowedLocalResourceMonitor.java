@@ -201,7 +201,7 @@ public final class WindowedLocalResourceMonitor implements LocalResourceMonitor 
     private void bind(MeterRegistry r) {
         gauge(r, "irmi.resources.cpu.process", "Process CPU used over the window, in cores", "cores", s -> s.processCpuCores());
         gauge(r, "irmi.resources.cpu.fraction", "Process CPU used over the window as a fraction of available processors", "ratio", s -> s.processCpuFraction());
-        gauge(r, "irmi.resources.load.system", "System load average of the last minute", "load", s -> s.systemLoadAverage());
+        gauge(r, "irmi.resources.load.system", "System load average of the last minute", null /* in the name */, s -> s.systemLoadAverage());
         gauge(r, "irmi.resources.gc.count", "Garbage collections in the window", "collections", s -> s.gcCount());
         gauge(r, "irmi.resources.gc.time", "Time spent in garbage collection in the window", "seconds", s -> s.gcTimeNanos() / 1e9);
         gauge(r, "irmi.resources.gc.time.fraction", "Fraction of the window spent in garbage collection", "ratio", s -> s.gcTimeFraction());

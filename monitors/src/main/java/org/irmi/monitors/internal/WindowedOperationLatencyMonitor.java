@@ -32,7 +32,7 @@ import org.irmi.sla.WindowConfig;
  * histogram: Prometheus serves it as {@code irmi_latency_seconds_bucket{operation,le}}, and
  * {@code histogram_quantile(0.99, sum by (le) (rate(irmi_latency_seconds_bucket[5m])))} is the p99
  * of every instance and operation together. Its buckets span {@link #HISTOGRAM_MIN} to
- * {@link #HISTOGRAM_MAX} (about 60 per operation, the operations bounded by {@code maxOperations});
+ * {@link #HISTOGRAM_MAX} (77 per operation, the operations bounded by {@code maxOperations});
  * the total ({@code operation="(all)"}) has none, so summing over operations counts each request once.
  * The timer records the duration measured by the caller of {@link #record}; it reads no clock.
  *
