@@ -153,6 +153,13 @@ class DashboardFilesTest {
                 Files.readString(DOCS.resolve("prometheus-alerts.yml")));
         List<Map<String, Object>> groups = (List<Map<String, Object>>) ((Map<String, Object>) doc).get("groups");
 
+        Set<String> guideAnchors = new HashSet<>();
+        for (String line : Files.readAllLines(DOCS.resolve("..").resolve("user-guide.md"))) {
+            if (line.startsWith("#")) { // GitHub's anchor: lower case, punctuation dropped, spaces to '-'
+                guideAnchors.add(line.replaceFirst("^#+\\s*", "").toLowerCase().replaceAll("[^a-z0-9 _-]", "")
+                        .replace(' ', '-'));
+            }
+        }
         Map<String, String> exprByAlert = new HashMap<>();
         for (Map<String, Object> group : groups) {
             assertThat(group).containsKeys("name", "rules");
@@ -163,14 +170,44 @@ class DashboardFilesTest {
                 assertThat((Map<String, Object>) rule.get("annotations")).as(alert).containsKey("summary");
                 assertThat((String) rule.get("for")).as(alert).matches("\\d+[smh]");
                 assertThat(exprByAlert.put(alert, (String) rule.get("expr"))).as("alert names are unique").isNull();
-                check("alert " + alert, (String) rule.get("expr"));
+                String runbook = (String) ((Map<String, Object>) rule.get("annotations")).get("runbook_url");
+                assertThat(runbook).as(alert + ": runbook_url").isEqualTo("docs/user-guide.md#" + alert.toLowerCase());
+                assertThat(guideAnchors).as(alert + ": a section `### " + alert + "` in docs/user-guide.md")
+                        .contains(alert.toLowerCase());
+                if (!alert.equals("IrmiTargetDown")) { // up{job} is Prometheus's own, not the ORB's
+                    check("alert " + alert, (String) rule.get("expr"));
+                }
             }
         }
         assertThat(exprByAlert.get("IrmiSlaObjectiveViolated")).contains("irmi_sla_violated");
+        assertThat(exprByAlert.get("IrmiTargetDown")).isEqualTo("up{job=~\".*irmi.*\"} == 0");
         assertThat(exprByAlert.get("IrmiPoisonFilterStaysOn")).contains("irmi_isolation_poison_filtered_signatures");
         assertThat(exprByAlert.get("IrmiPoisonSuspectNamed")).contains("irmi_isolation_poison_named_suspects_total");
         // an episode that names no suspect is only watched: no rule alarms on it
         assertThat(exprByAlert.values()).as("no alert on a watched episode").noneMatch(e -> e.contains("watching")
                 || e.contains("irmi_edges_") || e.contains("irmi_isolation_poison_episodes"));
+    }
+
+    @Test
+    void shouldRepeatNoWordInAnyIrmiNameWhenPrometheusAppendsTheUnit() {
+        List<String> stutters = new ArrayList<>();
+        for (String name : exposed.keySet()) {
+            if (!name.startsWith("irmi_")) {
+                continue;
+            }
+            String base = name.replaceFirst("_(total|bucket|count|sum|max|created)$", "");
+            Set<String> words = new HashSet<>();
+            for (String word : base.split("_")) {
+                // singular and plural are the same word: episode_active_episodes stutters
+                if (!words.add(word.endsWith("s") ? word.substring(0, word.length() - 1) : word)) {
+                    stutters.add(name);
+                    break;
+                }
+            }
+        }
+        assertThat(exposed.keySet()).as("the scrape covers the transport, whose names stuttered")
+                .contains("irmi_transport_connections_accepted_total", "irmi_transport_messages_read_total",
+                        "irmi_transport_connections_open", "irmi_transport_requests_in_flight");
+        assertThat(stutters).as("exported names that repeat a word (drop the base unit the name already says)").isEmpty();
     }
 }

@@ -18,10 +18,11 @@ public final class ValueFilterMetrics implements MeterBinder {
 
     @Override
     public void bindTo(MeterRegistry registry) {
+        // no base unit: the name says what is counted ("values"), and Prometheus would repeat it
         for (ValueRefusal kind : ValueRefusal.values()) {
             FunctionCounter.builder("irmi.rmi.values.refused", kind, ValueFilters::refusedCount)
                     .description("RMI-IIOP values refused by the value filter, by why (answered MARSHAL VALUE_REFUSED)")
-                    .baseUnit("values").tag("kind", kind.tag()).register(registry);
+                    .tag("kind", kind.tag()).register(registry);
         }
     }
 }

@@ -16,6 +16,35 @@ class MetricsTest {
     private final ManualClock clock = new ManualClock();
     private final WindowConfig window = WindowConfig.of(Duration.ofSeconds(10), 10);
     private final MeterRegistry registry = new SimpleMeterRegistry();
+    /** Meters whose name says their unit, so they have no base unit for Prometheus to append again. */
+    private static final java.util.Set<String> UNIT_IN_NAME = java.util.Set.of("irmi.edges.rising",
+            "irmi.edges.falling", "irmi.edges.episode.active", "irmi.cost.streams.tracked", "irmi.cost.requests.rate",
+            "irmi.remote.reports.malformed", "irmi.resources.threads.live", "irmi.resources.load.system");
+
+    @Test
+    void shouldRepeatNoWordInAnExportedNameWhenPrometheusAppendsTheUnit() {
+        io.micrometer.prometheusmetrics.PrometheusMeterRegistry prometheus =
+                new io.micrometer.prometheusmetrics.PrometheusMeterRegistry(io.micrometer.prometheusmetrics.PrometheusConfig.DEFAULT);
+        bindAll(prometheus);
+
+        java.util.Set<String> names = new java.util.TreeSet<>();
+        prometheus.scrape().lines().filter(l -> l.startsWith("irmi_"))
+                .forEach(l -> names.add(l.split("[{ ]", 2)[0]));
+        java.util.List<String> stutters = names.stream().filter(n -> {
+            String base = n.replaceFirst("_(total|bucket|count|sum|max|created)$", "");
+            java.util.Set<String> words = new java.util.HashSet<>();
+            for (String w : base.split("_")) {
+                if (!words.add(w.endsWith("s") ? w.substring(0, w.length() - 1) : w)) { // episode = episodes
+                    return true;
+                }
+            }
+            return false;
+        }).toList();
+
+        assertThat(names).contains("irmi_edges_rising_total", "irmi_edges_episode_active", "irmi_cost_streams_tracked",
+                "irmi_remote_reports_malformed_total", "irmi_resources_threads_live", "irmi_cost_requests_rate");
+        assertThat(stutters).as("names that repeat a word").isEmpty();
+    }
 
     @Test
     void shouldNameDescribeAndUnitEveryMeterWhenAllMonitorsAreBound() {
@@ -25,7 +54,9 @@ class MetricsTest {
             Meter.Id id = m.getId();
             assertThat(id.getName()).as("name").startsWith("irmi.");
             assertThat(id.getDescription()).as("description of %s", id.getName()).isNotBlank();
-            assertThat(id.getBaseUnit()).as("unit of %s", id.getName()).isNotBlank();
+            if (!UNIT_IN_NAME.contains(id.getName())) {
+                assertThat(id.getBaseUnit()).as("unit of %s", id.getName()).isNotBlank();
+            }
             assertThat(id.getTags()).as("tags of %s", id.getName()).hasSizeLessThanOrEqualTo(1);
             for (var tag : id.getTags()) {
                 assertThat(tag.getKey()).isIn("pair", "queue", "operation", "detector");
@@ -85,6 +116,31 @@ class MetricsTest {
     }
 
     @Test
+    void shouldServeAPercentileHistogramPerOperationWithBoundedBucketsWhenScraped() throws Exception {
+        OperationLatencyMonitor latency = OperationLatencyMonitor.of(window, clock);
+        latency.record("buy", 4_000_000); // an operation seen before the registry is bound
+        try (PrometheusEndpoint endpoint = PrometheusEndpoint.start(0)) {
+            latency.metrics().bindTo(endpoint.registry());
+            latency.record("buy", 4_000_000);
+            latency.record("quote", 2_000_000);
+            latency.record("quote", 20_000_000);
+            String body = new String(new java.net.URL(endpoint.url()).openStream().readAllBytes(),
+                    java.nio.charset.StandardCharsets.UTF_8);
+
+            java.util.List<String> quote = body.lines()
+                    .filter(l -> l.startsWith("irmi_latency_seconds_bucket{") && l.contains("operation=\"quote\"")).toList();
+            assertThat(quote).as("bounded buckets, each with its le").hasSizeBetween(10, 80)
+                    .allMatch(l -> l.matches("irmi_latency_seconds_bucket\\{[^}]*\\ble=\"[^\"]+\"[^}]*} \\d+(\\.0)?"));
+            assertThat(quote).anyMatch(l -> l.matches(".*le=\"\\+Inf\".*} 2(\\.0)?"))
+                    .anyMatch(l -> l.matches(".*} 1(\\.0)?")); // 2 ms is in a bucket that 20 ms is not
+            assertThat(body).contains("irmi_latency_seconds_count{operation=\"quote\"} 2",
+                            "irmi_latency_seconds_count{operation=\"buy\"} 1")
+                    .as("no histogram for the total, so sum by (le) counts each request once")
+                    .doesNotContainPattern("irmi_latency_seconds_(count|bucket)\\{[^}]*operation=\"\\(all\\)\"");
+        }
+    }
+
+    @Test
     void shouldCountEdgesWhenTheDetectorFires() {
         EdgeDetector d = EdgeDetector.of(EdgeDetectorConfig.custom().baselineSamples(3).minBaselineSamples(3).build());
         d.metrics("poison").bindTo(registry);
@@ -97,6 +153,10 @@ class MetricsTest {
     }
 
     private void bindAll() {
+        bindAll(registry);
+    }
+
+    private void bindAll(MeterRegistry registry) {
         CausalPairMonitor pairs = CausalPairMonitor.of(Map.of("events", 1.0), window, clock);
         pairs.registerQueueGauge("events", () -> 4);
         pairs.metrics().bindTo(registry);

@@ -1,12 +1,19 @@
 package org.irmi.orb.isolation;
 
 import java.io.IOException;
+import java.util.List;
 import java.util.Optional;
 import java.util.OptionalInt;
 
 import io.micrometer.core.instrument.MeterRegistry;
 import io.micrometer.core.instrument.Metrics;
 import io.micrometer.core.instrument.binder.MeterBinder;
+import io.micrometer.core.instrument.binder.jvm.ClassLoaderMetrics;
+import io.micrometer.core.instrument.binder.jvm.JvmGcMetrics;
+import io.micrometer.core.instrument.binder.jvm.JvmMemoryMetrics;
+import io.micrometer.core.instrument.binder.jvm.JvmThreadMetrics;
+import io.micrometer.core.instrument.binder.system.ProcessorMetrics;
+import io.micrometer.core.instrument.binder.system.UptimeMetrics;
 import io.micrometer.core.instrument.composite.CompositeMeterRegistry;
 
 import org.irmi.monitors.PrometheusEndpoint;
@@ -18,6 +25,9 @@ import org.slf4j.LoggerFactory;
  * it. Every meter bound here is also bound to Micrometer's global registry, for applications that
  * add their own registry there; in a JVM with several I-RMI ORBs the global registry keeps the
  * first ORB's meter of each name, while this registry and the scrape endpoint show this ORB's own.
+ * The scrape endpoint also serves Micrometer's JVM and process meters ({@code jvm_memory_used_bytes},
+ * {@code jvm_gc_pause_seconds}, {@code process_cpu_usage}, ...), bound to its registry only: the
+ * global registry is the application's to fill with them.
  *
  * <p>THREADING: any thread.
  */
@@ -28,11 +38,20 @@ final class OrbMeters implements AutoCloseable {
 
     private final CompositeMeterRegistry registry = new CompositeMeterRegistry();
     private final PrometheusEndpoint endpoint;
+    /** Listens to the JVM's GC notifications while the endpoint serves; null without an endpoint. */
+    private final JvmGcMetrics gcMetrics;
 
     private OrbMeters(PrometheusEndpoint endpoint) {
         this.endpoint = endpoint;
         if (endpoint != null) {
             registry.add(endpoint.registry());
+            gcMetrics = new JvmGcMetrics();
+            for (MeterBinder jvm : List.of(new JvmMemoryMetrics(), gcMetrics, new JvmThreadMetrics(),
+                    new ClassLoaderMetrics(), new ProcessorMetrics(), new UptimeMetrics())) {
+                jvm.bindTo(endpoint.registry());
+            }
+        } else {
+            gcMetrics = null;
         }
     }
 
@@ -82,6 +101,7 @@ final class OrbMeters implements AutoCloseable {
     @Override
     public void close() {
         if (endpoint != null) {
+            gcMetrics.close();
             endpoint.close();
         }
     }

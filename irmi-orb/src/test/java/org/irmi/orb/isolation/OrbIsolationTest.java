@@ -251,6 +251,52 @@ class OrbIsolationTest {
     }
 
     @Test
+    void shouldServeJvmAndProcessMetricsWhenAMetricsPortIsSet() throws Exception {
+        serveDriven(sla("service: jvm\n"), OptionalInt.of(0));
+
+        String body = scrape(driven.metricsUrl().orElseThrow());
+
+        assertThat(body).containsPattern("(?m)^jvm_memory_used_bytes\\{[^}]*area=\"heap\"[^}]*\\} [0-9]")
+                .containsPattern("(?m)^process_cpu_usage [0-9]")
+                .containsPattern("(?m)^jvm_threads_live_threads [1-9]")
+                .containsPattern("(?m)^process_uptime_seconds [0-9]")
+                .containsPattern("(?m)^jvm_classes_loaded_classes [1-9]")
+                .contains("jvm_gc_memory_allocated_bytes_total");
+    }
+
+    @Test
+    void shouldServeAnAggregatableLatencyHistogramBesideThePercentileGaugesWhenAMetricsPortIsSet() throws Exception {
+        Echo echo = serveDriven(sla("""
+                service: histogram
+                objectives:
+                  - operation: "echo*"
+                    p99Latency: 1s
+                """), OptionalInt.of(0));
+        echo.echoString("one");
+        echo.echoString("two");
+        tick(2);
+
+        String body = scrape(driven.metricsUrl().orElseThrow());
+
+        java.util.List<String> buckets = body.lines()
+                .filter(l -> l.startsWith("irmi_latency_seconds_bucket{") && l.contains("operation=\"echoString\""))
+                .toList();
+        assertThat(buckets).as("bounded buckets").hasSizeBetween(10, 80)
+                .allMatch(l -> l.matches(".*\\ble=\"[^\"]+\".*"));
+        assertThat(buckets).anyMatch(l -> l.contains("le=\"+Inf\"") && l.matches(".* 2(\\.0)?"));
+        assertThat(body).containsPattern("(?m)^irmi_latency_seconds_count\\{operation=\"echoString\"\\} 2")
+                .as("the gauges stay").contains("irmi_latency_p99_seconds{operation=\"echoString\"}")
+                .as("no histogram for the total: sum by (le) counts each request once")
+                .doesNotContainPattern("irmi_latency_seconds_bucket\\{[^}]*operation=\"\\(all\\)\"");
+    }
+
+    private static String scrape(String url) throws java.io.IOException {
+        try (java.io.InputStream in = new java.net.URL(url).openStream()) {
+            return new String(in.readAllBytes(), java.nio.charset.StandardCharsets.UTF_8);
+        }
+    }
+
+    @Test
     void shouldRefuseToStartWithFileLineAndColumnWhenSlaIsInvalid() throws Exception {
         Path bad = sla("service: x\nisolationPoints:\n  crosstalk:\n    treshold: 3\n");
         assertThatThrownBy(() -> irmi(bad.toString())).isInstanceOf(INITIALIZE.class)

@@ -232,18 +232,19 @@ public final class BaselineEdgeDetector implements EdgeDetector {
         Objects.requireNonNull(detectorName, "detectorName");
         return r -> {
             // The function captures this: FunctionCounter holds its object weakly but its function strongly.
+            // No base unit where the name says what is counted (edges, episode): Prometheus would repeat it.
             FunctionCounter.builder("irmi.edges.rising", this, d -> risingEdges())
                     .description("Rising edges: throughput drop with a resource rise (start of a possible poison episode)")
-                    .baseUnit("edges").tag("detector", detectorName).register(r);
+                    .tag("detector", detectorName).register(r);
             FunctionCounter.builder("irmi.edges.falling", this, d -> fallingEdges())
                     .description("Falling edges: recovery or expiry of an episode")
-                    .baseUnit("edges").tag("detector", detectorName).register(r);
+                    .tag("detector", detectorName).register(r);
             FunctionCounter.builder("irmi.edges.contended", this, d -> contendedSamples())
                     .description("Samples whose throughput drop and resource rise were set aside: other processes took the CPU")
                     .baseUnit("samples").tag("detector", detectorName).register(r);
             Gauge.builder("irmi.edges.episode.active", this, d -> d.inEpisode() ? 1 : 0)
                     .description("1 while an episode (rising edge without falling edge) is watched; not an alarm by itself")
-                    .baseUnit("episodes").tag("detector", detectorName).strongReference(true).register(r);
+                    .tag("detector", detectorName).strongReference(true).register(r);
         };
     }
 }

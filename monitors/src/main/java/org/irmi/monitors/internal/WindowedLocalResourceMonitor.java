@@ -201,14 +201,14 @@ public final class WindowedLocalResourceMonitor implements LocalResourceMonitor 
     private void bind(MeterRegistry r) {
         gauge(r, "irmi.resources.cpu.process", "Process CPU used over the window, in cores", "cores", s -> s.processCpuCores());
         gauge(r, "irmi.resources.cpu.fraction", "Process CPU used over the window as a fraction of available processors", "ratio", s -> s.processCpuFraction());
-        gauge(r, "irmi.resources.load.system", "System load average of the last minute", "load", s -> s.systemLoadAverage());
+        gauge(r, "irmi.resources.load.system", "System load average of the last minute", null /* in the name */, s -> s.systemLoadAverage());
         gauge(r, "irmi.resources.gc.count", "Garbage collections in the window", "collections", s -> s.gcCount());
         gauge(r, "irmi.resources.gc.time", "Time spent in garbage collection in the window", "seconds", s -> s.gcTimeNanos() / 1e9);
         gauge(r, "irmi.resources.gc.time.fraction", "Fraction of the window spent in garbage collection", "ratio", s -> s.gcTimeFraction());
         gauge(r, "irmi.resources.heap.used", "Heap in use", "bytes", s -> s.heapUsedBytes());
         gauge(r, "irmi.resources.heap.after.gc", "Heap in use right after the last garbage collection", "bytes", s -> s.heapAfterGcBytes());
         gauge(r, "irmi.resources.heap.pressure", "Heap in use divided by the maximum heap", "ratio", s -> s.heapPressure());
-        gauge(r, "irmi.resources.threads.live", "Live threads", "threads", s -> s.liveThreads());
+        gauge(r, "irmi.resources.threads.live", "Live threads", null /* in the name */, s -> s.liveThreads());
         for (String name : queues.keySet()) {
             Gauge.builder("irmi.resources.handoff.queue.length", this, m -> m.handOffQueueLength(name))
                     .description("Length of a registered hand-off queue").baseUnit("requests")

@@ -1,17 +1,21 @@
 package org.irmi.monitors.internal;
 
+import java.time.Duration;
+import java.util.Arrays;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Objects;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.CopyOnWriteArrayList;
+import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicInteger;
 import java.util.function.ToDoubleFunction;
 
 import io.micrometer.core.instrument.Gauge;
 import io.micrometer.core.instrument.MeterRegistry;
 import io.micrometer.core.instrument.Tags;
+import io.micrometer.core.instrument.Timer;
 import io.micrometer.core.instrument.binder.MeterBinder;
 import org.irmi.monitors.Clock;
 import org.irmi.monitors.LatencySnapshot;
@@ -23,9 +27,23 @@ import org.irmi.sla.WindowConfig;
  * {@link OperationLatencyMonitor} with one {@link LatencyWindow} per operation and one for the total.
  * The operation table is bounded by reserving a slot before inserting (as in the cost monitor).
  *
- * <p>THREAD-SAFE. A new operation registers its gauges once, on the thread that first sees it.
+ * <p>Besides the window's gauges ({@code irmi.latency.p99}, ...), which one instance computes and
+ * no query can combine, each operation has a timer {@code irmi.latency} with a percentile
+ * histogram: Prometheus serves it as {@code irmi_latency_seconds_bucket{operation,le}}, and
+ * {@code histogram_quantile(0.99, sum by (le) (rate(irmi_latency_seconds_bucket[5m])))} is the p99
+ * of every instance and operation together. Its buckets span {@link #HISTOGRAM_MIN} to
+ * {@link #HISTOGRAM_MAX} (77 per operation, the operations bounded by {@code maxOperations});
+ * the total ({@code operation="(all)"}) has none, so summing over operations counts each request once.
+ * The timer records the duration measured by the caller of {@link #record}; it reads no clock.
+ *
+ * <p>THREAD-SAFE. A new operation registers its gauges and timer once, on the thread that first sees it.
  */
 public final class WindowedOperationLatencyMonitor implements OperationLatencyMonitor {
+
+    /** The smallest latency the histogram tells apart: faster requests share its first bucket. */
+    public static final Duration HISTOGRAM_MIN = Duration.ofNanos(100_000);
+    /** The largest latency the histogram tells apart: slower requests fall in its {@code +Inf} bucket. */
+    public static final Duration HISTOGRAM_MAX = Duration.ofSeconds(10);
 
     private final WindowConfig config;
     private final Clock clock;
@@ -56,7 +74,11 @@ public final class WindowedOperationLatencyMonitor implements OperationLatencyMo
     @Override
     public void record(String operation, long nanos) {
         total.window.recordNanos(nanos);
-        op(operation).window.recordNanos(nanos);
+        Op o = op(operation);
+        o.window.recordNanos(nanos);
+        for (Timer t : o.timers) {
+            t.record(nanos, TimeUnit.NANOSECONDS);
+        }
     }
 
     private Op op(String operation) {
@@ -101,13 +123,22 @@ public final class WindowedOperationLatencyMonitor implements OperationLatencyMo
     @Override
     public MeterBinder metrics() {
         return r -> {
-            bind(r, Tags.of("operation", org.irmi.monitors.OperationLatencyMonitor.ALL_OPERATIONS), total);
+            bindGauges(r, Tags.of("operation", org.irmi.monitors.OperationLatencyMonitor.ALL_OPERATIONS), total);
             registries.add(r);
             operations.forEach((op, o) -> bind(r, Tags.of("operation", op), o));
         };
     }
 
+    /** An operation's gauges and its histogram timer. */
     private void bind(MeterRegistry r, Tags tags, Op o) {
+        bindGauges(r, tags, o);
+        o.addTimer(Timer.builder("irmi.latency")
+                .description("Request latency by operation, a histogram to aggregate across instances")
+                .tags(tags).publishPercentileHistogram().minimumExpectedValue(HISTOGRAM_MIN)
+                .maximumExpectedValue(HISTOGRAM_MAX).register(r));
+    }
+
+    private void bindGauges(MeterRegistry r, Tags tags, Op o) {
         gauge(r, "irmi.latency.count", "Requests in the latency window", "requests", tags, o, LatencySnapshot::count);
         gauge(r, "irmi.latency.mean", "Mean latency over the window", "seconds", tags, o, s -> s.meanNanos() / 1e9);
         gauge(r, "irmi.latency.p50", "Median latency over the window", "seconds", tags, o, s -> s.p50Nanos() / 1e9);
@@ -125,11 +156,26 @@ public final class WindowedOperationLatencyMonitor implements OperationLatencyMo
     /** One operation's window and the snapshot its gauges share. */
     private static final class Op {
         final LatencyWindow window;
+        /** One per registry bound; replaced, never changed, so recording reads it without a lock. */
+        volatile Timer[] timers = new Timer[0];
         private long snapshotAtNanos; // guarded by this
         private LatencySnapshot snapshot; // guarded by this
 
         Op(LatencyWindow window) {
             this.window = window;
+        }
+
+        /** Adds a registry's timer once (a registry bound while the operation appears may return it twice). */
+        synchronized void addTimer(Timer t) {
+            Timer[] now = timers;
+            for (Timer x : now) {
+                if (x == t) {
+                    return;
+                }
+            }
+            Timer[] more = Arrays.copyOf(now, now.length + 1);
+            more[now.length] = t;
+            timers = more;
         }
 
         synchronized LatencySnapshot forGauges(long now) {

@@ -144,8 +144,9 @@ public final class WindowedRemoteLoadStore implements RemoteLoadStore {
                     .description("Remote hosts whose latest report says overloaded, as 1 if any").baseUnit("hosts")
                     .strongReference(true).register(r);
             // The function captures this: FunctionCounter holds its object weakly but its function strongly.
+            // no base unit: the name says what is counted, and Prometheus would repeat it
             FunctionCounter.builder("irmi.remote.reports.malformed", this, s -> malformedReports())
-                    .description("Load report service contexts that could not be decoded and were dropped").baseUnit("reports")
+                    .description("Load report service contexts that could not be decoded and were dropped")
                     .register(r);
         };
     }

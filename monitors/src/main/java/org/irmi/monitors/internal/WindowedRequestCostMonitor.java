@@ -178,8 +178,9 @@ public final class WindowedRequestCostMonitor implements RequestCostMonitor {
     public MeterBinder metrics() {
         return r -> {
             bindCosts(r, Tags.of("operation", org.irmi.monitors.OperationLatencyMonitor.ALL_OPERATIONS), this, m -> m.total());
+            // no base unit: the name says what is counted, and Prometheus would repeat it
             Gauge.builder("irmi.cost.streams.tracked", this, m -> m.trackedStreams())
-                    .description("Request streams tracked by the cost monitor, overflow stream included").baseUnit("streams")
+                    .description("Request streams tracked by the cost monitor, overflow stream included")
                     .strongReference(true).register(r);
             Gauge.builder("irmi.cost.streams.overflow.requests", this, m -> m.stream(StreamKey.OVERFLOW).requests())
                     .description("Requests in the window accounted to the overflow stream because the stream table was full").baseUnit("requests")
@@ -197,7 +198,7 @@ public final class WindowedRequestCostMonitor implements RequestCostMonitor {
 
     private static void bindCosts(MeterRegistry r, Tags tags, WindowedRequestCostMonitor m,
                                   java.util.function.Function<WindowedRequestCostMonitor, CostSnapshot> read) {
-        gauge(r, "irmi.cost.requests.rate", "Measured requests per second over the window", "requests/s", tags, m, read, CostSnapshot::requestsPerSecond);
+        gauge(r, "irmi.cost.requests.rate", "Measured requests per second over the window", null /* in the name */, tags, m, read, CostSnapshot::requestsPerSecond);
         gauge(r, "irmi.cost.cpu.mean", "Mean CPU time per request over the window", "seconds", tags, m, read, s -> s.cpuNanosMean() / 1e9);
         gauge(r, "irmi.cost.cpu.max", "Largest CPU time of one request in the window", "seconds", tags, m, read, s -> s.cpuNanosMax() / 1e9);
         gauge(r, "irmi.cost.cpu.rate", "CPU time per second spent in requests over the window", "cores", tags, m, read, s -> s.cpuNanosPerSecond() / 1e9);
