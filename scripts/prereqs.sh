@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # Installs what I-RMI needs beyond the JDK and Maven, from Debian's packages:
 #   httperf (DayTrader load), omniORB + omniidl + g++ (the independent interop peer and load client),
-#   omniNames (a standard CORBA Naming Service for rerouting tests),
+#   omniNames (a standard CORBA Naming Service for rerouting tests), promtool (the alert rules' check),
 #   chromium + chromium-driver (the dashboard's browser test; optional: where they cannot be
 #   installed, that one test is skipped with a message saying so, and everything else runs).
 # When it cannot install the rest (not root, no apt-get), it stops and prints the exact command to run.
@@ -30,6 +30,8 @@ command -v omniidl   >/dev/null 2>&1 || need+=(omniidl)
 command -v omniNames >/dev/null 2>&1 || need+=(omniorb-nameserver)
 command -v g++       >/dev/null 2>&1 || need+=(g++)
 command -v pkg-config >/dev/null 2>&1 || need+=(pkg-config)
+# promtool checks the alert rules (PromtoolRulesTest); Debian ships it in the prometheus package
+command -v promtool  >/dev/null 2>&1 || need+=(prometheus)
 # the crosstalk experiment's emulated link: ip (network namespace, veth) and tc (HTB, FIFO)
 { command -v ip && command -v tc; } >/dev/null 2>&1 || need+=(iproute2)
 [ ${#need[@]} -eq 0 ] && exit 0
