@@ -82,6 +82,32 @@ final class HostilePayloads {
         return root;
     }
 
+    /**
+     * A set whose reading costs CPU far beyond its bytes while staying inside the hash nesting
+     * limit: {@code keys} lists {@code [wide, i]} in a {@code HashSet}, where {@code wide} is one
+     * list holding {@code width} references to one list of {@code width} {@code Integer}s (nesting
+     * 4: the set, a key, {@code wide}, the inner list). Each key's {@code hashCode}, which the
+     * set's {@code readObject} computes as it adds the key, visits width^2 elements, while the
+     * shared lists are on the wire once. Built with the keys' lists empty and filled after they
+     * were added, it costs the client nothing.
+     */
+    static Set<Object> wideKeys(int keys, int width) {
+        java.util.List<Object> wide = new java.util.ArrayList<>();
+        java.util.List<Object> inner = new java.util.ArrayList<>();
+        Set<Object> set = new HashSet<>();
+        for (int i = 0; i < keys; i++) {
+            java.util.List<Object> key = new java.util.ArrayList<>();
+            key.add(i);
+            set.add(key);
+            key.add(0, wide); // after it was hashed: the client never computes the costly hash
+        }
+        for (int i = 0; i < width; i++) {
+            wide.add(inner);
+            inner.add(i);
+        }
+        return set;
+    }
+
     static int readInt(byte[] b, int at) {
         return ((b[at] & 0xff) << 24) | ((b[at + 1] & 0xff) << 16) | ((b[at + 2] & 0xff) << 8) | (b[at + 3] & 0xff);
     }

@@ -49,6 +49,9 @@ class HostileValuesTest {
     private static final int SERIAL_DOS_DEPTH = Integer.getInteger("irmi.hostilevalues.serialdos.depth", 36);
     private static final String[] SERVER_JVM = {"-Xmx512m", "-XX:+UseSerialGC", "-Dorg.slf4j.simpleLogger.log.org.jacorb=info"};
 
+    private static final int WIDE_KEYS = 400;
+    private static final int WIDE_KEY_WIDTH = 2_000;
+
     private static ServerProcess server;
     private static ORB client;
     private static String rmiIor;
@@ -105,6 +108,31 @@ class HostileValuesTest {
                 .satisfies(e -> assertRefusedMarshal(e)));
         c.assertCheap();
         assertNormalCallServed();
+    }
+
+    /**
+     * The CPU budget of one argument (50 ms plus 1 us per byte left in the message: not settable)
+     * refuses a value the other limits allow: a set of keys whose {@code hashCode} each visits
+     * 4 million elements of lists shared by reference, nested within the hash nesting limit. Read
+     * to its end it would cost the server {@value #WIDE_KEYS} times that; the budget stops it.
+     */
+    @Test
+    void shouldRefuseAnAllowedValueWhoseReadingTakesMoreCpuThanItsBudget() throws Exception {
+        Set<Object> costly = HostilePayloads.wideKeys(WIDE_KEYS, WIDE_KEY_WIDTH);
+        int wireBytes = HostilePayloads.marshal(client, (Serializable) costly).length;
+        long budgetMillis = 50 + wireBytes / 1_000;
+        long refusedBefore = server.stats().get("refused.cpu");
+        Cost c = measured("HashSet of " + WIDE_KEYS + " keys hashing " + WIDE_KEY_WIDTH + "^2 elements each ("
+                + wireBytes + " bytes, budget " + budgetMillis + " ms)", () -> assertThatThrownBy(() -> echo().measure((Serializable) costly))
+                .isInstanceOf(java.rmi.RemoteException.class)
+                .satisfies(e -> assertRefusedMarshal(e)));
+        assertThat(server.stats().get("refused.cpu")).as("counted as refused.cpu").isEqualTo(refusedBefore + 1);
+        assertThat(c.heapGrowthBytes()).as("heap peak growth").isLessThan(MAX_HEAP_GROWTH_BYTES);
+        assertThat(c.logLines()).as("log lines").isLessThanOrEqualTo(1);
+        // the budget and one key's hash past it (a few ms), the bytes' reading, JIT and GC; unbounded: over 1 s
+        assertThat(c.cpuNanos()).as("server CPU").isLessThan((budgetMillis + 400) * 1_000_000);
+        assertNormalCallServed();
+        assertThat(echo().measure(new HashMap<>(Map.of("a", 1)))).isEqualTo("{a=1}".length());
     }
 
     @Test
