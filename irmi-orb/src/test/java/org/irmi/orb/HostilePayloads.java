@@ -108,6 +108,37 @@ final class HostilePayloads {
         return set;
     }
 
+    /**
+     * {@code list} (an {@code ArrayList} of {@link #ELEMENTS} {@code Integer}s) marshalled, with
+     * the flag of its custom-marshalled data that says {@code defaultWriteObject} was called
+     * cleared: its {@code readObject}'s {@code defaultReadObject} then finds no default data
+     * (GlassFish's {@code ORBIO00204}, "Default data not sent or already read").
+     */
+    static byte[] withoutDefaultData(ORB orb, java.util.ArrayList<Integer> list) {
+        byte[] b = marshal(orb, list);
+        int firstElement = indexOf(b, "RMI:java.lang.Integer".getBytes(StandardCharsets.ISO_8859_1));
+        int value = lastIndexOf(b, "RMI:java.util.ArrayList:".getBytes(StandardCharsets.ISO_8859_1), firstElement);
+        int size = -1;
+        for (int i = (value + 3) & ~3; i + 4 <= firstElement; i += 4) {
+            if (readInt(b, i) == ELEMENTS) {
+                size = i; // the default data: the size field
+                break;
+            }
+        }
+        // before it: the stream format version (1 or 2), the flag (1), then padding to the size field
+        for (int i = size - 2; i > value; i--) {
+            boolean padding = true;
+            for (int j = i + 2; j < size; j++) {
+                padding &= b[j] == 0;
+            }
+            if (padding && (b[i] == 1 || b[i] == 2) && b[i + 1] == 1) {
+                b[i + 1] = 0;
+                return b;
+            }
+        }
+        throw new IllegalArgumentException("no defaultWriteObject flag found before the size field at " + size);
+    }
+
     static int readInt(byte[] b, int at) {
         return ((b[at] & 0xff) << 24) | ((b[at + 1] & 0xff) << 16) | ((b[at + 2] & 0xff) << 8) | (b[at + 3] & 0xff);
     }

@@ -135,6 +135,40 @@ class HostileValuesTest {
         assertThat(echo().measure(new HashMap<>(Map.of("a", 1)))).isEqualTo("{a=1}".length());
     }
 
+    /**
+     * GlassFish's value reader logs malformed custom-marshalled data through java.util.logging
+     * ({@code ORBIO00204} "Default data not sent or already read", at WARNING with a stack trace);
+     * on I-RMI those lines go through a rate-limited line, so 200 such values add a few lines.
+     */
+    @Test
+    void shouldLogAFloodOfGlassFishValueReadingErrorsAtMostOneLinePerSecond() throws Exception {
+        byte[] args = HostilePayloads.withoutDefaultData(client, new ArrayList<>(List.of(7, 8, 9)));
+        Map<String, Long> before = server.stats();
+        int linesBefore = lines(server.output());
+        long start = System.nanoTime();
+        for (int i = 0; i < 200; i++) {
+            byte[] reply = sendMeasure(args);
+            assertThat(GiopClient.replyStatus(reply)).as("SYSTEM_EXCEPTION").isEqualTo(2);
+            String id = GiopClient.exceptionId(reply);
+            assertThat(id).isEqualTo("IDL:omg.org/CORBA/MARSHAL:1.0");
+            assertThat(GiopClient.readInt(reply, (idEnd(reply, id) + 3) & ~3)).as("minor code: VALUE_REFUSED")
+                    .isEqualTo(MinorCodes.VALUE_REFUSED);
+        }
+        long seconds = (System.nanoTime() - start) / 1_000_000_000L + 1;
+        String added = server.output().substring(nthLineEnd(server.output(), linesBefore));
+        System.out.println("FIGURE attack=glassfish-log-flood server=" + KIND + " requests=200 seconds=" + seconds
+                + " logLines=" + lines(added) + " logBytes=" + added.length() + " orbio00204Lines=" + (added.split("ORBIO00204", -1).length - 1));
+        Map<String, Long> after = server.stats();
+        System.out.println("server log added by the GlassFish log flood:\n" + added + "\nrefused before " + before + "\nafter " + after);
+        assertThat(after.get("refused.malformed")).as("counted as refused.malformed").isGreaterThan(before.get("refused.malformed"));
+        assertThat(refusedAllKinds(after) - refusedAllKinds(before)).as("every one counted by the value filter").isGreaterThanOrEqualTo(200);
+        assertNormalCallServed();
+        assertThat(added).as("GlassFish's own line, through I-RMI's").contains("ORBIO00204");
+        assertThat(added).as("no stack trace in the log").doesNotContain("\tat ");
+        assertThat(lines(added)).as("log lines for 200 values without default data in %d s:%n%s", seconds, added)
+                .isLessThanOrEqualTo((int) (2 * seconds));
+    }
+
     @Test
     void shouldStillReadCollectionsNestedWithinTheLimit() throws Exception {
         Map<String, Map<String, Set<String>>> nested = new HashMap<>();
@@ -386,6 +420,11 @@ class HostileValuesTest {
                 + " cpuMs=" + c.cpuNanos / 1_000_000 + " rssMiB=" + (after.get("rss") >> 20) + " logLines=" + c.logLines
                 + " outcome=" + outcome);
         return c;
+    }
+
+    /** The value filter's refusals of every kind ({@code refused} alone is the transport's). */
+    private static long refusedAllKinds(Map<String, Long> stats) {
+        return stats.entrySet().stream().filter(e -> e.getKey().startsWith("refused.")).mapToLong(Map.Entry::getValue).sum();
     }
 
     private static int lines(String s) {
