@@ -165,8 +165,12 @@ class HostileValuesTest {
         assertNormalCallServed();
         assertThat(added).as("GlassFish's own line, through I-RMI's").contains("ORBIO00204");
         assertThat(added).as("no stack trace in the log").doesNotContain("\tat ");
+        assertThat(added.split("GlassFishLogBridge", -1).length - 1).as("GlassFish's lines in %d s:%n%s", seconds, added)
+                .isLessThanOrEqualTo((int) seconds);
+        // per second: GlassFish's line and the value filter's malformed line; once per JVM, a class
+        // line: JUL looks GlassFish's logger's resource bundle up through the filtering context loader
         assertThat(lines(added)).as("log lines for 200 values without default data in %d s:%n%s", seconds, added)
-                .isLessThanOrEqualTo((int) (2 * seconds));
+                .isLessThanOrEqualTo((int) (2 * seconds) + 1);
     }
 
     @Test
