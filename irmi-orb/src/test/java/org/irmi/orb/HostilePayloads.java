@@ -82,6 +82,63 @@ final class HostilePayloads {
         return root;
     }
 
+    /**
+     * A set whose reading costs CPU far beyond its bytes while staying inside the hash nesting
+     * limit: {@code keys} lists {@code [wide, i]} in a {@code HashSet}, where {@code wide} is one
+     * list holding {@code width} references to one list of {@code width} {@code Integer}s (nesting
+     * 4: the set, a key, {@code wide}, the inner list). Each key's {@code hashCode}, which the
+     * set's {@code readObject} computes as it adds the key, visits width^2 elements, while the
+     * shared lists are on the wire once. Built with the keys' lists empty and filled after they
+     * were added, it costs the client nothing.
+     */
+    static Set<Object> wideKeys(int keys, int width) {
+        java.util.List<Object> wide = new java.util.ArrayList<>();
+        java.util.List<Object> inner = new java.util.ArrayList<>();
+        Set<Object> set = new HashSet<>();
+        for (int i = 0; i < keys; i++) {
+            java.util.List<Object> key = new java.util.ArrayList<>();
+            key.add(i);
+            set.add(key);
+            key.add(0, wide); // after it was hashed: the client never computes the costly hash
+        }
+        for (int i = 0; i < width; i++) {
+            wide.add(inner);
+            inner.add(i);
+        }
+        return set;
+    }
+
+    /**
+     * {@code list} (an {@code ArrayList} of {@link #ELEMENTS} {@code Integer}s) marshalled, with
+     * the flag of its custom-marshalled data that says {@code defaultWriteObject} was called
+     * cleared: its {@code readObject}'s {@code defaultReadObject} then finds no default data
+     * (GlassFish's {@code ORBIO00204}, "Default data not sent or already read").
+     */
+    static byte[] withoutDefaultData(ORB orb, java.util.ArrayList<Integer> list) {
+        byte[] b = marshal(orb, list);
+        int firstElement = indexOf(b, "RMI:java.lang.Integer".getBytes(StandardCharsets.ISO_8859_1));
+        int value = lastIndexOf(b, "RMI:java.util.ArrayList:".getBytes(StandardCharsets.ISO_8859_1), firstElement);
+        int size = -1;
+        for (int i = (value + 3) & ~3; i + 4 <= firstElement; i += 4) {
+            if (readInt(b, i) == ELEMENTS) {
+                size = i; // the default data: the size field
+                break;
+            }
+        }
+        // before it: the stream format version (1 or 2), the flag (1), then padding to the size field
+        for (int i = size - 2; i > value; i--) {
+            boolean padding = true;
+            for (int j = i + 2; j < size; j++) {
+                padding &= b[j] == 0;
+            }
+            if (padding && (b[i] == 1 || b[i] == 2) && b[i + 1] == 1) {
+                b[i + 1] = 0;
+                return b;
+            }
+        }
+        throw new IllegalArgumentException("no defaultWriteObject flag found before the size field at " + size);
+    }
+
     static int readInt(byte[] b, int at) {
         return ((b[at] & 0xff) << 24) | ((b[at + 1] & 0xff) << 16) | ((b[at + 2] & 0xff) << 8) | (b[at + 3] & 0xff);
     }

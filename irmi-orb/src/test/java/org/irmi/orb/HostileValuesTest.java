@@ -49,6 +49,9 @@ class HostileValuesTest {
     private static final int SERIAL_DOS_DEPTH = Integer.getInteger("irmi.hostilevalues.serialdos.depth", 36);
     private static final String[] SERVER_JVM = {"-Xmx512m", "-XX:+UseSerialGC", "-Dorg.slf4j.simpleLogger.log.org.jacorb=info"};
 
+    private static final int WIDE_KEYS = 400;
+    private static final int WIDE_KEY_WIDTH = 2_000;
+
     private static ServerProcess server;
     private static ORB client;
     private static String rmiIor;
@@ -105,6 +108,69 @@ class HostileValuesTest {
                 .satisfies(e -> assertRefusedMarshal(e)));
         c.assertCheap();
         assertNormalCallServed();
+    }
+
+    /**
+     * The CPU budget of one argument (50 ms plus 1 us per byte left in the message: not settable)
+     * refuses a value the other limits allow: a set of keys whose {@code hashCode} each visits
+     * 4 million elements of lists shared by reference, nested within the hash nesting limit. Read
+     * to its end it would cost the server {@value #WIDE_KEYS} times that; the budget stops it.
+     */
+    @Test
+    void shouldRefuseAnAllowedValueWhoseReadingTakesMoreCpuThanItsBudget() throws Exception {
+        Set<Object> costly = HostilePayloads.wideKeys(WIDE_KEYS, WIDE_KEY_WIDTH);
+        int wireBytes = HostilePayloads.marshal(client, (Serializable) costly).length;
+        long budgetMillis = 50 + wireBytes / 1_000;
+        long refusedBefore = server.stats().get("refused.cpu");
+        Cost c = measured("HashSet of " + WIDE_KEYS + " keys hashing " + WIDE_KEY_WIDTH + "^2 elements each ("
+                + wireBytes + " bytes, budget " + budgetMillis + " ms)", () -> assertThatThrownBy(() -> echo().measure((Serializable) costly))
+                .isInstanceOf(java.rmi.RemoteException.class)
+                .satisfies(e -> assertRefusedMarshal(e)));
+        assertThat(server.stats().get("refused.cpu")).as("counted as refused.cpu").isEqualTo(refusedBefore + 1);
+        assertThat(c.heapGrowthBytes()).as("heap peak growth").isLessThan(MAX_HEAP_GROWTH_BYTES);
+        assertThat(c.logLines()).as("log lines").isLessThanOrEqualTo(1);
+        // the budget and one key's hash past it (a few ms), the bytes' reading, JIT and GC; unbounded: over 1 s
+        assertThat(c.cpuNanos()).as("server CPU").isLessThan((budgetMillis + 400) * 1_000_000);
+        assertNormalCallServed();
+        assertThat(echo().measure(new HashMap<>(Map.of("a", 1)))).isEqualTo("{a=1}".length());
+    }
+
+    /**
+     * GlassFish's value reader logs malformed custom-marshalled data through java.util.logging
+     * ({@code ORBIO00204} "Default data not sent or already read", at WARNING with a stack trace);
+     * on I-RMI those lines go through a rate-limited line, so 200 such values add a few lines.
+     */
+    @Test
+    void shouldLogAFloodOfGlassFishValueReadingErrorsAtMostOneLinePerSecond() throws Exception {
+        byte[] args = HostilePayloads.withoutDefaultData(client, new ArrayList<>(List.of(7, 8, 9)));
+        Map<String, Long> before = server.stats();
+        int linesBefore = lines(server.output());
+        long start = System.nanoTime();
+        for (int i = 0; i < 200; i++) {
+            byte[] reply = sendMeasure(args);
+            assertThat(GiopClient.replyStatus(reply)).as("SYSTEM_EXCEPTION").isEqualTo(2);
+            String id = GiopClient.exceptionId(reply);
+            assertThat(id).isEqualTo("IDL:omg.org/CORBA/MARSHAL:1.0");
+            assertThat(GiopClient.readInt(reply, (idEnd(reply, id) + 3) & ~3)).as("minor code: VALUE_REFUSED")
+                    .isEqualTo(MinorCodes.VALUE_REFUSED);
+        }
+        long seconds = (System.nanoTime() - start) / 1_000_000_000L + 1;
+        String added = server.output().substring(nthLineEnd(server.output(), linesBefore));
+        System.out.println("FIGURE attack=glassfish-log-flood server=" + KIND + " requests=200 seconds=" + seconds
+                + " logLines=" + lines(added) + " logBytes=" + added.length() + " orbio00204Lines=" + (added.split("ORBIO00204", -1).length - 1));
+        Map<String, Long> after = server.stats();
+        System.out.println("server log added by the GlassFish log flood:\n" + added + "\nrefused before " + before + "\nafter " + after);
+        assertThat(after.get("refused.malformed")).as("counted as refused.malformed").isGreaterThan(before.get("refused.malformed"));
+        assertThat(refusedAllKinds(after) - refusedAllKinds(before)).as("every one counted by the value filter").isGreaterThanOrEqualTo(200);
+        assertNormalCallServed();
+        assertThat(added).as("GlassFish's own line, through I-RMI's").contains("ORBIO00204");
+        assertThat(added).as("no stack trace in the log").doesNotContain("\tat ");
+        assertThat(added.split("GlassFishLogBridge", -1).length - 1).as("GlassFish's lines in %d s:%n%s", seconds, added)
+                .isLessThanOrEqualTo((int) seconds);
+        // per second: GlassFish's line and the value filter's malformed line; once per JVM, a class
+        // line: JUL looks GlassFish's logger's resource bundle up through the filtering context loader
+        assertThat(lines(added)).as("log lines for 200 values without default data in %d s:%n%s", seconds, added)
+                .isLessThanOrEqualTo((int) (2 * seconds) + 1);
     }
 
     @Test
@@ -358,6 +424,11 @@ class HostileValuesTest {
                 + " cpuMs=" + c.cpuNanos / 1_000_000 + " rssMiB=" + (after.get("rss") >> 20) + " logLines=" + c.logLines
                 + " outcome=" + outcome);
         return c;
+    }
+
+    /** The value filter's refusals of every kind ({@code refused} alone is the transport's). */
+    private static long refusedAllKinds(Map<String, Long> stats) {
+        return stats.entrySet().stream().filter(e -> e.getKey().startsWith("refused.")).mapToLong(Map.Entry::getValue).sum();
     }
 
     private static int lines(String s) {

@@ -36,6 +36,7 @@ public final class IrmiUtil extends com.sun.corba.ee.impl.javax.rmi.CORBA.Util {
     /** Made by {@code javax.rmi.CORBA.Util}, once per JVM; becomes GlassFish's {@code Util.getInstance()} too. */
     public IrmiUtil() {
         SerialFilterHook.install(); // before the first ObjectInputStream RMI-IIOP builds: the factory can be set then
+        GlassFishLogBridge.install(); // GlassFish's value reading errors: a rate-limited line, not a stack trace each
         Class<com.sun.corba.ee.impl.javax.rmi.CORBA.Util> glassfish = com.sun.corba.ee.impl.javax.rmi.CORBA.Util.class;
         try {
             java.lang.invoke.VarHandle instance = java.lang.invoke.MethodHandles.privateLookupIn(glassfish,
