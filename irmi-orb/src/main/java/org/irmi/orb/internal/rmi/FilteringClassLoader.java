@@ -23,6 +23,13 @@ final class FilteringClassLoader extends ClassLoader {
     @Override
     protected Class<?> loadClass(String name, boolean resolve) throws ClassNotFoundException {
         if (!filter.allows(name, null)) {
+            if (lookingUpResourceBundle()) {
+                // not a class a client named: the JDK looking for a log message bundle as a class
+                // (GlassFish's loggers, created while a value is read with this loader in place).
+                // Not loaded, as any class the filter does not allow, but neither counted nor held
+                // against the request being read, which a client did not make fail
+                throw new ClassNotFoundException(name + " is not loaded while RMI-IIOP values are read");
+            }
             ValueReadScope scope = ValueReadScope.current();
             if (scope != null) {
                 scope.refuse(ValueRefusal.CLASS, name, "not allowed by the value filter");
@@ -32,5 +39,11 @@ final class FilteringClassLoader extends ClassLoader {
             throw new ClassNotFoundException(name + " refused by the I-RMI value filter");
         }
         return super.loadClass(name, resolve);
+    }
+
+    /** Whether the JDK's resource bundle lookup asks (a refusal's path only: the walk costs microseconds). */
+    private static boolean lookingUpResourceBundle() {
+        return StackWalker.getInstance().walk(frames -> frames.limit(32)
+                .anyMatch(f -> f.getClassName().startsWith("java.util.ResourceBundle")));
     }
 }
