@@ -103,6 +103,23 @@ class DirectDispatchTest {
         return Orbs.irmi(all);
     }
 
+    /** A probe whose oneway {@code ping} blocks until {@code RELEASE}, once it has counted {@code BLOCKED} down. */
+    private static class BlockingPing extends Probe {
+        BlockingPing(ORB orb) {
+            super(orb);
+        }
+
+        @Override
+        public void ping() {
+            BLOCKED.countDown();
+            try {
+                RELEASE.await(10, java.util.concurrent.TimeUnit.SECONDS);
+            } catch (InterruptedException e) {
+                Thread.currentThread().interrupt();
+            }
+        }
+    }
+
     private Echo serveOnRoot(ORB serverOrb) {
         server = serverOrb;
         client = Orbs.stock();
@@ -302,17 +319,7 @@ class DirectDispatchTest {
         // the oneway's servant has started and blocks: the connection's later two-ways still go
         // JacORB's way (to other POA threads) until it ends, so none can overtake its first statements
         server = workers();
-        String ior = Orbs.serve(server, new Probe(server) {
-            @Override
-            public void ping() {
-                BLOCKED.countDown();
-                try {
-                    RELEASE.await(10, java.util.concurrent.TimeUnit.SECONDS);
-                } catch (InterruptedException e) {
-                    Thread.currentThread().interrupt();
-                }
-            }
-        });
+        String ior = Orbs.serve(server, new BlockingPing(server));
         client = Orbs.stock();
         Echo echo = EchoHelper.narrow(client.string_to_object(ior));
         assertThat(echo.echoString("warm-up")).isEqualTo("warm-up"); // the connection's code sets
@@ -346,17 +353,7 @@ class DirectDispatchTest {
         // load, each follower keeps the next one on JacORB's path and the connection never comes back
         java.util.concurrent.CountDownLatch followerStarted = new java.util.concurrent.CountDownLatch(1);
         server = workers();
-        String ior = Orbs.serve(server, new Probe(server) {
-            @Override
-            public void ping() {
-                BLOCKED.countDown();
-                try {
-                    RELEASE.await(10, java.util.concurrent.TimeUnit.SECONDS);
-                } catch (InterruptedException e) {
-                    Thread.currentThread().interrupt();
-                }
-            }
-
+        String ior = Orbs.serve(server, new BlockingPing(server) {
             @Override
             public int sleepMillis(int millis) {
                 followerStarted.countDown();
