@@ -3,6 +3,7 @@ package org.irmi.bench.experiments.internal;
 import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.util.stream.Stream;
 
 /**
  * A process's CPU time from Linux's {@code /proc/PID/stat}: user + system, in nanoseconds (the
@@ -36,6 +37,35 @@ public final class ProcessCpu {
             if (g != null) {
                 ticks += g[0] + g[1];
             }
+        }
+        return ticks * NANOS_PER_TICK;
+    }
+
+    /**
+     * @return the CPU time (user + system) of the process's JIT compiler threads, HotSpot's
+     *     {@code C1 CompilerThread*} and {@code C2 CompilerThread*}, in nanoseconds; -1 when the
+     *     process's threads cannot be read
+     */
+    public static long compilerNanos(long pid) {
+        Path tasks = Path.of("/proc/" + pid + "/task");
+        long ticks = 0;
+        try (Stream<Path> list = Files.list(tasks)) {
+            for (Path task : (Iterable<Path>) list::iterator) {
+                String name;
+                String stat;
+                try {
+                    name = Files.readString(task.resolve("comm")).trim();
+                    stat = Files.readString(task.resolve("stat"));
+                } catch (IOException e) {
+                    continue; // the thread ended meanwhile
+                }
+                if (name.startsWith("C1 CompilerThre") || name.startsWith("C2 CompilerThre")) {
+                    String[] f = stat.substring(stat.lastIndexOf(')') + 2).split(" ");
+                    ticks += Long.parseLong(f[11]) + Long.parseLong(f[12]);
+                }
+            }
+        } catch (IOException | RuntimeException e) {
+            return -1;
         }
         return ticks * NANOS_PER_TICK;
     }

@@ -30,8 +30,12 @@ public final class NormalDayExperiment implements Experiment {
     /** Trials per cell in a full run, whatever the run's default (medians of at least 5). */
     static final int FULL_REPETITIONS = 5;
 
-    /** The phases of one trial, in milliseconds; the contended window runs on I-RMI only. */
-    record Phases(long warmupMillis, long quietMillis, long contendedMillis) {
+    /**
+     * The phases of one trial, in milliseconds; the contended window runs on I-RMI only. After the
+     * fixed warm-up, the trial waits up to {@code jitCapMillis} more for the backend's JIT to settle
+     * ({@link JitWarmUp}; 0: it does not wait).
+     */
+    record Phases(long warmupMillis, long quietMillis, long contendedMillis, long jitCapMillis) {
     }
 
     @Override
@@ -56,7 +60,9 @@ public final class NormalDayExperiment implements Experiment {
         int repetitions = context.length() == RunLength.FULL && !context.repetitionsGiven()
                 ? FULL_REPETITIONS : context.repetitions();
         context.say("normal day: " + repetitions + " interleaved trial(s) of " + plan.size() + " cells; each trial: warm-up "
-                + phases.warmupMillis() / 1000 + " s, quiet " + phases.quietMillis() / 1000 + " s"
+                + phases.warmupMillis() / 1000 + " s"
+                + (phases.jitCapMillis() > 0 ? " and up to " + phases.jitCapMillis() / 1000 + " s more until the backend's JIT settles" : "")
+                + ", quiet " + phases.quietMillis() / 1000 + " s"
                 + (phases.contendedMillis() > 0 ? ", then on " + CONTENDED_VARIANT.label() + " " + phases.contendedMillis() / 1000 + " s beside a CPU burner" : ""));
         List<NormalDayRun> runs = new ArrayList<>();
         for (int rep = 1; rep <= repetitions; rep++) {
@@ -102,21 +108,23 @@ public final class NormalDayExperiment implements Experiment {
     }
 
     /**
-     * Full: 45 s of warm-up (I-RMI's backend runs more code than plain JacORB's, and on one core its JIT
-     * settles about 15 s later: profiled, its compiler threads took 0.6 of the CPU at 30-45 s and as
-     * little as plain's by 45-60 s), 20 s measured, 60 s contended. CI: the direction only.
+     * Full: 45 s of warm-up, then up to 240 s more until the backend's JIT has settled
+     * ({@link JitWarmUp}: on the paper's load, on 0.4 of a core, its compiler threads still took 10 to
+     * 40 ms per second 2 to 4 minutes in, I-RMI's more of them and later), 30 s measured, 60 s
+     * contended. CI: the direction only.
      */
     static Phases phases(RunLength length) {
-        String given = System.getProperty("irmi.normalday.phases"); // warm-up,quiet,contended in seconds, for development
+        // warm-up,quiet,contended[,JIT cap] in seconds, for development
+        String given = System.getProperty("irmi.normalday.phases");
         if (given != null) {
             String[] p = given.split(",");
             return new Phases(1000L * Long.parseLong(p[0].trim()), 1000L * Long.parseLong(p[1].trim()),
-                    1000L * Long.parseLong(p[2].trim()));
+                    1000L * Long.parseLong(p[2].trim()), p.length > 3 ? 1000L * Long.parseLong(p[3].trim()) : 0);
         }
         return switch (length) {
-            case FULL -> new Phases(45_000, 20_000, 60_000);
-            case QUICK -> new Phases(15_000, 10_000, 20_000);
-            case TINY -> new Phases(8_000, 5_000, 0);
+            case FULL -> new Phases(45_000, 30_000, 60_000, 240_000);
+            case QUICK -> new Phases(15_000, 10_000, 20_000, 0);
+            case TINY -> new Phases(8_000, 5_000, 0, 0);
         };
     }
 }

@@ -37,25 +37,34 @@ final class NormalDayReport {
         Table table = Table.of("Normal DayTrader load, nothing wrong: per trial, in the order run", "Load", "Variant", "Trial",
                 "Throughput (calls/s)", "Page p50 (ms)", "Page p99 (ms)", "Backend CPU per call (us)", "Web tier CPU per call (us)", "Failed (quiet)",
                 "Episodes (quiet)", "Contended (s)", "Episodes (contended)", "Named a suspect (contended)",
-                "Throughput contended (calls/s)", "Failed (contended)", "Audit problems", "Load avg");
+                "Throughput contended (calls/s)", "Failed (contended)", "Audit problems", "Load avg", "Warm-up (s)",
+                "JIT in quiet window (ms/s)");
         List<String> csv = new ArrayList<>();
         for (NormalDayRun r : runs) {
             table.row(r.mix().name(), r.variant().label(), String.valueOf(r.rep()), fmt(r.throughput()), fmt2(r.p50Millis()),
                     fmt2(r.p99Millis()), fmt(r.cpuMicrosPerCall()), fmt(r.webCpuMicrosPerCall()), String.valueOf(r.quietErrors()), fmt0(r.episodesQuiet()),
                     fmt0(r.contendedSeconds()), fmt0(r.episodesContended()), fmt0(r.alarmsContended()),
                     fmt(r.contendedThroughput()), String.valueOf(r.contendedErrors()),
-                    r.auditProblems() < 0 ? "audit failed" : String.valueOf(r.auditProblems()), fmt(r.loadAverage()));
-            csv.add(String.format("%s,%s,%d,%.2f,%.3f,%.3f,%.2f,%.2f,%d,%.0f,%.0f,%.0f,%.0f,%.2f,%d,%d", r.mix().name(), r.variant().key(),
+                    r.auditProblems() < 0 ? "audit failed" : String.valueOf(r.auditProblems()), fmt(r.loadAverage()),
+                    fmt0(r.warmupSeconds()) + (r.jitSettled() == null ? "" : r.jitSettled() ? " (JIT settled)" : " (JIT not settled)"),
+                    fmt(r.quietJitMillisPerSecond()));
+            csv.add(String.format("%s,%s,%d,%.2f,%.3f,%.3f,%.2f,%.2f,%d,%.0f,%.0f,%.0f,%.0f,%.2f,%d,%d,%.1f,%s,%.2f", r.mix().name(), r.variant().key(),
                     r.rep(), r.throughput(), r.p50Millis(), r.p99Millis(), r.cpuMicrosPerCall(), r.webCpuMicrosPerCall(), r.quietErrors(), r.episodesQuiet(),
                     r.contendedSeconds(), r.episodesContended(), r.alarmsContended(), r.contendedThroughput(),
-                    r.contendedErrors(), r.auditProblems()));
+                    r.contendedErrors(), r.auditProblems(), r.warmupSeconds(), r.jitSettled() == null ? "" : r.jitSettled(),
+                    r.quietJitMillisPerSecond()));
         }
         context.writeCsv("normal-day.csv", "load,variant,trial,throughput,p50_ms,p99_ms,cpu_us_per_call,web_cpu_us_per_call,failed_quiet,"
-                + "episodes_quiet,contended_s,episodes_contended,alarms_contended,throughput_contended,failed_contended,audit", csv);
+                + "episodes_quiet,contended_s,episodes_contended,alarms_contended,throughput_contended,failed_contended,audit,"
+                + "warmup_s,jit_settled,jit_ms_per_s_quiet", csv);
         result.table(table);
         result.note("Nothing is wrong in these trials: no poison call, no slow node. Throughput counts the normal DayTrader"
                 + " operations the backend executed per second in the quiet window (" + phases.quietMillis() / 1000 + " s, after "
-                + phases.warmupMillis() / 1000 + " s of warm-up for the JIT); page p50/p99 are the web tier's latency over every"
+                + phases.warmupMillis() / 1000 + " s of warm-up"
+                + (phases.jitCapMillis() > 0 ? " and then until the backend's JIT compiler threads used at most "
+                        + JitWarmUp.QUIET_MILLIS_PER_SECOND + " ms/s in " + JitWarmUp.QUIET_SPANS + " spans of "
+                        + JitWarmUp.SPAN_MILLIS / 1000 + " s in a row, at most " + phases.jitCapMillis() / 1000 + " s more: Warm-up (s)" : "")
+                + "); page p50/p99 are the web tier's latency over every"
                 + " page in that window (each page's RMI-IIOP calls to the backend included); CPU per call is the backend"
                 + " process's user + system time over the window divided by its normal calls (the web tier's likewise, per backend call).");
         result.note("The contended window (" + NormalDayExperiment.CONTENDED_VARIANT.label() + " only, " + phases.contendedMillis() / 1000 + " s, after the quiet one): another"

@@ -24,11 +24,15 @@ import org.irmi.bench.experiments.internal.poison.Variant;
  * @param contendedThroughput normal operations per second in the contended window (NaN when it did not run)
  * @param auditProblems the consistency audit's problems after the trial (-1: it could not run)
  * @param loadAverage the machine's 1-minute load average at the start
+ * @param warmupSeconds how long the trial warmed up: the fixed warm-up and the wait for the JIT to settle
+ * @param jitSettled whether the backend's JIT settled before the cap ({@link JitWarmUp}); null when the trial did not wait for it
+ * @param quietJitMillisPerSecond CPU the backend's JIT compiler threads used in the quiet window, ms per second (NaN: not read)
  */
 record NormalDayRun(PoisonExperiment.Mix mix, Variant variant, int rep, double throughput, double p99Millis, double p50Millis,
                     double cpuMicrosPerCall, double webCpuMicrosPerCall, long quietErrors, double episodesQuiet, double contendedSeconds,
                     double episodesContended, double alarmsContended, long contendedErrors, double contendedThroughput,
-                    long auditProblems, double loadAverage) {
+                    long auditProblems, double loadAverage, double warmupSeconds, Boolean jitSettled,
+                    double quietJitMillisPerSecond) {
 
     /** @return e.g. "heavy, I-RMI, cost attribution, trial 2" */
     String label() {

@@ -50,7 +50,7 @@ final class NormalDayTrial {
         Path work = context.resultsDir().resolve(tag);
         Files.createDirectories(work);
         boolean contend = variant == NormalDayExperiment.CONTENDED_VARIANT && phases.contendedMillis() > 0 && pinning.backendCpus() != null;
-        long runMillis = phases.warmupMillis() + phases.quietMillis() + (contend ? phases.contendedMillis() : 0);
+        long runMillis = phases.warmupMillis() + phases.jitCapMillis() + phases.quietMillis() + (contend ? phases.contendedMillis() : 0);
         ProgressBar bar = new ProgressBar(context.terminal());
         String label = "normal day, " + mix.name() + ", " + variant.label() + " " + rep;
         try (DayTraderDeployment dt = DayTraderUnderTest.start(context, mix, variant, work, PoisonExperiment.BACKEND_JVM, pinning)) {
@@ -62,7 +62,14 @@ final class NormalDayTrial {
             AtomicReference<Object> httperf = new AtomicReference<>();
             double loadAverage = RunContext.loadAverage();
             Thread load = DayTraderUnderTest.startHttperf(workload, runMillis, httperf);
+            long warmupStart = System.nanoTime();
             bar.during(label + " warm-up", phases.warmupMillis(), () -> !dt.isAlive() || httperf.get() != null);
+            Boolean jitSettled = null;
+            if (phases.jitCapMillis() > 0) {
+                jitSettled = JitWarmUp.await(dt.backendPid(), phases.jitCapMillis(), bar, label,
+                        () -> !dt.isAlive() || httperf.get() != null).settled();
+            }
+            double warmupSeconds = (System.nanoTime() - warmupStart) / 1e9;
 
             // The quiet window, on whole seconds of the backend's per-second series.
             waitForNextSecond();
@@ -71,11 +78,15 @@ final class NormalDayTrial {
             double episodesBefore = episodes(dt);
             long cpuBefore = ProcessCpu.nanos(dt.backendPid());
             long webCpuBefore = ProcessCpu.nanos(dt.webPid());
+            long jitBefore = ProcessCpu.compilerNanos(dt.backendPid());
             bar.during(label + " quiet", phases.quietMillis(), () -> !dt.isAlive() || httperf.get() != null);
             waitForNextSecond();
             long quietTo = System.currentTimeMillis() / 1000;
             long cpuAfter = ProcessCpu.nanos(dt.backendPid());
             long webCpuAfter = ProcessCpu.nanos(dt.webPid());
+            long jitAfter = ProcessCpu.compilerNanos(dt.backendPid());
+            double quietJit = jitBefore >= 0 && jitAfter >= 0 && quietTo > quietFrom
+                    ? (jitAfter - jitBefore) / 1e6 / (quietTo - quietFrom) : Double.NaN;
             LatencySummary pages2 = allPages(dt.post("summary", "tier=web").body());
             double episodesQuiet = episodes(dt) - episodesBefore;
 
@@ -129,7 +140,8 @@ final class NormalDayTrial {
                     backend.errors(quietFrom, quietTo) + web.errors(quietFrom, quietTo), episodesQuiet, contendedSeconds,
                     episodesContended, alarmsContended,
                     contend ? backend.errors(quietTo, contendedTo) + web.errors(quietTo, contendedTo) : 0,
-                    contend ? backend.throughput(quietTo, contendedTo) : Double.NaN, auditProblems, loadAverage);
+                    contend ? backend.throughput(quietTo, contendedTo) : Double.NaN, auditProblems, loadAverage,
+                    warmupSeconds, jitSettled, quietJit);
         }
     }
 

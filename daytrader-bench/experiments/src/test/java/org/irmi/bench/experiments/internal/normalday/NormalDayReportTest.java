@@ -14,7 +14,7 @@ class NormalDayReportTest {
 
     private static NormalDayRun run(Variant v, int rep, double throughput, double p99) {
         return new NormalDayRun(PoisonExperiment.HEAVY, v, rep, throughput, p99, 1, 100, 100, 0, 0, 0, Double.NaN, Double.NaN, 0,
-                Double.NaN, 0, 1);
+                Double.NaN, 0, 1, 60, Boolean.TRUE, 1);
     }
 
     @Test
