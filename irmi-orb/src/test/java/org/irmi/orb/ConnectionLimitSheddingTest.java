@@ -157,7 +157,7 @@ class ConnectionLimitSheddingTest {
             assertThat(EchoHelper.narrow(client.string_to_object(ior)).echoString("newcomer")).isEqualTo("newcomer");
             Map<String, Long> s = process.stats();
             assertThat(s.get("open")).isEqualTo(stalledCount + 1L);
-            assertThat(s.get("refused") + s.get("shedNeverCompleted") + s.get("acceptFailures")).as("no limit reached; " + s)
+            assertThat(s.get("refusedConnections") + s.get("shedNeverCompleted") + s.get("acceptFailures")).as("no limit reached; " + s)
                     .isZero();
         }
     }

@@ -15,7 +15,8 @@ import org.omg.CORBA.ORB;
  * on stock JacORB with GlassFish's {@code Util}, as a stock RMI-IIOP server), and {@code STATS}
  * carries what the value tests measure: {@code heapPeak} (bytes, all heap pools, since the last
  * {@code resetpeak}), {@code cpu} (the process's CPU time, ns), {@code rss} (bytes) and, on I-RMI,
- * {@code refused} and {@code refused.<kind>} (the value filter's counters).
+ * {@code refused} and {@code refused.<kind>} (the value filter's counters), and the transport's figures
+ * ({@code open}, {@code refusedConnections}, {@code shedNeverCompleted} and the rest).
  *
  * <p>Arguments: {@code irmi} or {@code stock} (plain JacORB, for comparison figures), and the port.
  */
@@ -130,7 +131,7 @@ public final class HostileServerMain {
         return "held=" + s.inboundHeldBytes() + " limit=" + s.inboundLimitBytes() + " pauses=" + s.budgetPauses()
                 + " closes=" + s.budgetCloses() + " oversize=" + s.oversizeRefused() + " open=" + s.openConnections() + " acceptFailures=" + s.acceptFailures()
                 + " inFlight=" + s.requestsInFlight() + " waiting=" + s.requestsWaiting() + " requestsLimit=" + s.requestsLimit()
-                + " refused=" + s.refusedConnections() + " shedNeverCompleted=" + s.shedNeverCompleted()
+                + " refusedConnections=" + s.refusedConnections() + " shedNeverCompleted=" + s.shedNeverCompleted()
                 + " shedStalled=" + s.shedStalled() + " shedIdle=" + s.shedIdle();
     }
 }

@@ -93,7 +93,9 @@ final class ServerProcess implements AutoCloseable {
         Map<String, Long> m = new LinkedHashMap<>();
         for (String kv : await("STATS ").substring(6).trim().split(" ")) {
             String[] p = kv.split("=");
-            m.put(p[0], Long.parseLong(p[1]));
+            if (m.put(p[0], Long.parseLong(p[1])) != null) {
+                throw new IllegalStateException("STATS names " + p[0] + " twice: " + m);
+            }
         }
         return m;
     }

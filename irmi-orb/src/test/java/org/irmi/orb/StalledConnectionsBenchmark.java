@@ -102,7 +102,7 @@ public final class StalledConnectionsBenchmark {
 
     private static String serverSide(Map<String, Long> s) {
         return "open " + s.get("open") + ", shed " + (s.get("shedNeverCompleted") + s.get("shedStalled") + s.get("shedIdle"))
-                + ", refused " + s.get("refused");
+                + ", refused " + s.get("refusedConnections");
     }
 
     private static String ms(long micros) {

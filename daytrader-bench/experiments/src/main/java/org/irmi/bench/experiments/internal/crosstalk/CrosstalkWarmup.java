@@ -7,6 +7,7 @@ import java.util.Map;
 
 import org.irmi.bench.daytrader.ChildJvm;
 import org.irmi.bench.experiments.ExperimentResult;
+import org.irmi.bench.experiments.internal.JitQuiet;
 
 /**
  * The crosstalk experiment's warm-up of each condition: how long the large stream warms up, the

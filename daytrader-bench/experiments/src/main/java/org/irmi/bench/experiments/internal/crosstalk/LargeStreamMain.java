@@ -17,7 +17,7 @@ import org.omg.CORBA.ORB;
  * <p>Warm-up: {@code warmup} rounds over every size, and more rounds until {@code warmupMillis}
  * have passed; with {@code gate}, more rounds still until the parent sends {@code measure} (it does
  * once the JIT compilers of the server and of this client have gone quiet, see
- * {@link JitQuiet}): the compilers share the server's one CPU, and a request measured while they
+ * {@link org.irmi.bench.experiments.internal.JitQuiet}): the compilers share the server's one CPU, and a request measured while they
  * work measures them. Prints {@code WARM <elapsedMillis> <jitMillis>} about every 250 ms while
  * warming up.
  *

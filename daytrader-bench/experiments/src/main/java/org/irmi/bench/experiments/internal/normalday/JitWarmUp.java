@@ -2,14 +2,15 @@ package org.irmi.bench.experiments.internal.normalday;
 
 import java.util.function.BooleanSupplier;
 
+import org.irmi.bench.experiments.internal.JitQuiet;
 import org.irmi.bench.experiments.internal.ProcessCpu;
 import org.irmi.bench.experiments.internal.ProgressBar;
 
 /**
  * The end of a trial's warm-up: the backend's JIT has settled. After the fixed warm-up, the trial
- * goes on watching the backend's compiler threads in spans of {@value #SPAN_MILLIS} ms, and
- * measures once {@value #QUIET_SPANS} spans in a row used at most {@value #QUIET_MILLIS_PER_SECOND}
- * ms of CPU per second (1% of a core), or once {@code capMillis} have passed.
+ * samples the CPU of the backend's compiler threads every {@value #SPAN_MILLIS} ms and measures
+ * once they used at most {@value #QUIET_MILLIS_PER_SECOND} ms per second (1% of a core) over the
+ * last {@value #WINDOW_MILLIS} ms ({@link JitQuiet}), or once {@code capMillis} have passed.
  *
  * <p>Why: on the paper's load (about 155 calls/s on 0.4 of a core) a backend's JIT goes on
  * compiling for minutes; a compilation takes the quota's time from the requests, and the page p99
@@ -20,8 +21,8 @@ import org.irmi.bench.experiments.internal.ProgressBar;
 final class JitWarmUp {
 
     static final long SPAN_MILLIS = 10_000;
+    static final long WINDOW_MILLIS = 20_000;
     static final long QUIET_MILLIS_PER_SECOND = 10;
-    static final int QUIET_SPANS = 2;
 
     /**
      * @param extraMillis how long the trial waited after the fixed warm-up
@@ -41,19 +42,22 @@ final class JitWarmUp {
     static Outcome await(long pid, long capMillis, ProgressBar bar, String label, BooleanSupplier stop)
             throws InterruptedException {
         long start = System.nanoTime();
-        int quietSpans = 0;
-        while (capMillis > 0 && elapsedMillis(start) + SPAN_MILLIS <= capMillis) {
-            long before = ProcessCpu.compilerNanos(pid);
-            if (before < 0 || !bar.during(label + " JIT settling", SPAN_MILLIS, stop)) {
+        JitQuiet gate = new JitQuiet(WINDOW_MILLIS, QUIET_MILLIS_PER_SECOND * WINDOW_MILLIS / 1000);
+        long first = ProcessCpu.compilerNanos(pid);
+        if (first < 0) {
+            return new Outcome(0, false);
+        }
+        gate.sample(0, first / 1_000_000);
+        while (elapsedMillis(start) + SPAN_MILLIS <= capMillis) {
+            if (!bar.during(label + " JIT settling", SPAN_MILLIS, stop)) {
                 return new Outcome(elapsedMillis(start), false);
             }
-            long after = ProcessCpu.compilerNanos(pid);
-            if (after < 0) {
+            long jit = ProcessCpu.compilerNanos(pid);
+            if (jit < 0) {
                 return new Outcome(elapsedMillis(start), false);
             }
-            double millisPerSecond = (after - before) / 1e6 / (SPAN_MILLIS / 1000.0);
-            quietSpans = millisPerSecond <= QUIET_MILLIS_PER_SECOND ? quietSpans + 1 : 0;
-            if (quietSpans >= QUIET_SPANS) {
+            gate.sample(elapsedMillis(start), jit / 1_000_000);
+            if (gate.quiet()) {
                 return new Outcome(elapsedMillis(start), true);
             }
         }

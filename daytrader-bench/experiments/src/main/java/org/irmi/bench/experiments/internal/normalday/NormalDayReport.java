@@ -62,8 +62,8 @@ final class NormalDayReport {
                 + " operations the backend executed per second in the quiet window (" + phases.quietMillis() / 1000 + " s, after "
                 + phases.warmupMillis() / 1000 + " s of warm-up"
                 + (phases.jitCapMillis() > 0 ? " and then until the backend's JIT compiler threads used at most "
-                        + JitWarmUp.QUIET_MILLIS_PER_SECOND + " ms/s in " + JitWarmUp.QUIET_SPANS + " spans of "
-                        + JitWarmUp.SPAN_MILLIS / 1000 + " s in a row, at most " + phases.jitCapMillis() / 1000 + " s more: Warm-up (s)" : "")
+                        + JitWarmUp.QUIET_MILLIS_PER_SECOND + " ms/s over the last " + JitWarmUp.WINDOW_MILLIS / 1000
+                        + " s (sampled every " + JitWarmUp.SPAN_MILLIS / 1000 + " s), at most " + phases.jitCapMillis() / 1000 + " s more: Warm-up (s)" : "")
                 + "); page p50/p99 are the web tier's latency over every"
                 + " page in that window (each page's RMI-IIOP calls to the backend included); CPU per call is the backend"
                 + " process's user + system time over the window divided by its normal calls (the web tier's likewise, per backend call).");

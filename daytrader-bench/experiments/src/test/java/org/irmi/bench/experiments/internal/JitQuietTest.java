@@ -1,4 +1,4 @@
-package org.irmi.bench.experiments.internal.crosstalk;
+package org.irmi.bench.experiments.internal;
 
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;

@@ -1,4 +1,4 @@
-package org.irmi.bench.experiments.internal.crosstalk;
+package org.irmi.bench.experiments.internal;
 
 import java.util.ArrayDeque;
 import java.util.Deque;
@@ -7,6 +7,8 @@ import java.util.Deque;
  * Tells when the JIT compilers of the processes under test have gone quiet: over the last
  * {@code windowMillis}, no process's compilers spent more than {@code maxCompileMillis} compiling.
  *
+ * <p>Used by the crosstalk experiment's warm-up and by the normal day's ({@code JitWarmUp}).
+ *
  * <p>Why the crosstalk experiment needs it: a request of 1-8 MB takes 0.5-8 ms to read, and the
  * server's compilers run on the server's one CPU. Profiled on a 2-core machine with a fixed 2 s
  * warm-up, the server's C2 compiler thread took 40% of that CPU while the requests were measured
@@ -14,11 +16,11 @@ import java.util.Deque;
  * once the compiler is done. A fixed warm-up long enough for the slowest machine wastes time on a
  * fast one; this waits for what the measurement needs.
  *
- * <p>Fed by samples of each process's cumulative compile milliseconds
- * ({@code CompilationMXBean.getTotalCompilationTime}); a process that does not report (-1) counts
- * as quiet.
+ * <p>Fed by samples of each process's cumulative compile milliseconds (the crosstalk experiment's
+ * {@code CompilationMXBean.getTotalCompilationTime}, the normal day's CPU of the compiler threads,
+ * {@link ProcessCpu#compilerNanos}); a process that does not report (-1) counts as quiet.
  */
-final class JitQuiet {
+public final class JitQuiet {
 
     private record Sample(long atMillis, long[] jitMillis) {
     }
@@ -31,7 +33,7 @@ final class JitQuiet {
      * @param windowMillis     how far back the growth is read
      * @param maxCompileMillis the most compile time any one process may have spent in that window
      */
-    JitQuiet(long windowMillis, long maxCompileMillis) {
+    public JitQuiet(long windowMillis, long maxCompileMillis) {
         if (windowMillis <= 0 || maxCompileMillis < 0) {
             throw new IllegalArgumentException("windowMillis must be > 0 and maxCompileMillis >= 0");
         }
@@ -45,7 +47,7 @@ final class JitQuiet {
      * @param atMillis  when it was taken, on any monotonic millisecond clock
      * @param jitMillis each process's cumulative compile milliseconds, in the same order every time
      */
-    void sample(long atMillis, long... jitMillis) {
+    public void sample(long atMillis, long... jitMillis) {
         if (!samples.isEmpty() && samples.peekLast().jitMillis().length != jitMillis.length) {
             throw new IllegalArgumentException("every sample must cover the same processes");
         }
@@ -61,7 +63,7 @@ final class JitQuiet {
     }
 
     /** @return true when the samples span a whole window and no process compiled more than allowed in it */
-    boolean quiet() {
+    public boolean quiet() {
         if (samples.size() < 2 || samples.peekLast().atMillis() - samples.peekFirst().atMillis() < windowMillis) {
             return false;
         }
@@ -76,7 +78,7 @@ final class JitQuiet {
     }
 
     /** @return the most compile milliseconds any one process spent over the samples kept, or 0 */
-    long largestGrowth() {
+    public long largestGrowth() {
         if (samples.size() < 2) {
             return 0;
         }
