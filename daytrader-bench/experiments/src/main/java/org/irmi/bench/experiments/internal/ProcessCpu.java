@@ -52,16 +52,16 @@ public final class ProcessCpu {
         try (Stream<Path> list = Files.list(tasks)) {
             for (Path task : (Iterable<Path>) list::iterator) {
                 String name;
-                String stat;
                 try {
-                    name = Files.readString(task.resolve("comm")).trim();
-                    stat = Files.readString(task.resolve("stat"));
+                    name = Files.readString(task.resolve("comm"));
                 } catch (IOException e) {
                     continue; // the thread ended meanwhile
                 }
                 if (name.startsWith("C1 CompilerThre") || name.startsWith("C2 CompilerThre")) {
-                    String[] f = stat.substring(stat.lastIndexOf(')') + 2).split(" ");
-                    ticks += Long.parseLong(f[11]) + Long.parseLong(f[12]);
+                    long[] f = fields(task.resolve("stat"));
+                    if (f != null) { // null: the thread ended meanwhile
+                        ticks += f[0] + f[1];
+                    }
                 }
             }
         } catch (IOException | RuntimeException e) {
@@ -72,8 +72,13 @@ public final class ProcessCpu {
 
     /** @return utime, stime, cutime, cstime in ticks, or null */
     private static long[] fields(long pid) {
+        return fields(Path.of("/proc/" + pid + "/stat"));
+    }
+
+    /** @return utime, stime, cutime, cstime in ticks of a process's or a thread's {@code stat} file, or null */
+    private static long[] fields(Path statFile) {
         try {
-            String stat = Files.readString(Path.of("/proc/" + pid + "/stat"));
+            String stat = Files.readString(statFile);
             String[] f = stat.substring(stat.lastIndexOf(')') + 2).split(" "); // from field 3 (state) on
             return new long[] {Long.parseLong(f[11]), Long.parseLong(f[12]), Long.parseLong(f[13]), Long.parseLong(f[14])};
         } catch (IOException | RuntimeException e) {
