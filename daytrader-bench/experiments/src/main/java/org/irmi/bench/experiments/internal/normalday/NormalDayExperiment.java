@@ -108,10 +108,13 @@ public final class NormalDayExperiment implements Experiment {
     }
 
     /**
-     * Full: 45 s of warm-up, then up to 240 s more until the backend's JIT has settled
-     * ({@link JitWarmUp}: on the paper's load, on 0.4 of a core, its compiler threads still took 10 to
-     * 40 ms per second 2 to 4 minutes in, I-RMI's more of them and later), 30 s measured, 60 s
-     * contended. CI: the direction only.
+     * Full: 45 s of warm-up, 120 s measured, 60 s contended; no wait for the JIT (the fourth value turns
+     * one on, {@link JitWarmUp}). Why 120 s: at the paper's load a page's p99 is set by a few bursts (a
+     * C2 compilation or a collection on 0.4 of a core stalls every page in flight), and the JIT does
+     * not settle on either ORB for many minutes: one trial of each with 480 s measured after 45 s of
+     * warm-up compiled 86 to 1,215 ms per 30 s on plain JacORB and 120 to 1,218 ms on I-RMI from start
+     * to end, and the slowest page per 30 s ranged 18 to 57 ms on the same ORB. 30 s hold about 1,150
+     * pages (the p99 is their 12th slowest, one burst's worth); 120 s about 4,600. CI: the direction only.
      */
     static Phases phases(RunLength length) {
         // warm-up,quiet,contended[,JIT cap] in seconds, for development
@@ -122,7 +125,7 @@ public final class NormalDayExperiment implements Experiment {
                     1000L * Long.parseLong(p[2].trim()), p.length > 3 ? 1000L * Long.parseLong(p[3].trim()) : 0);
         }
         return switch (length) {
-            case FULL -> new Phases(45_000, 30_000, 60_000, 240_000);
+            case FULL -> new Phases(45_000, 120_000, 60_000, 0);
             case QUICK -> new Phases(15_000, 10_000, 20_000, 0);
             case TINY -> new Phases(8_000, 5_000, 0, 0);
         };
