@@ -6,10 +6,12 @@ package org.irmi.monitors;
  *
  * @param atNanos                  when it was taken (the monitors' clock), nanoseconds
  * @param throughputPerSecond      completed requests per second over the window
- * @param cpuCores                 process CPU over the window, cores
+ * @param cpuCores                 process CPU over the window, cores (the JVM's sampler leaves its JIT
+ *                                 compiler's out: it counts with the others')
  * @param gcTimeFraction           fraction of the window spent in GC, 0..1
  * @param allocatedBytesPerSecond  bytes allocated per second by requests over the window
- * @param othersCores              CPU used by the machine's other processes over the window, cores
+ * @param othersCores              CPU used by the machine's other processes (and, from the JVM's sampler,
+ *                                 this JVM's JIT compiler) over the window, cores
  *                                 (NaN when unknown): when it rises more than this process's own CPU
  *                                 does, a throughput drop is explained by CPU taken by others
  */

@@ -46,6 +46,15 @@ public interface ResourceProbe {
         return -1L;
     }
 
+    /**
+     * @return CPU time used so far by this JVM's JIT compiler threads, nanoseconds (monotonic, in steps
+     *         of the kernel's clock tick), or -1 if unknown ({@link CompilerThreadsCpu}). It is part of
+     *         {@link #processCpuNanos()}, and not the requests' doing.
+     */
+    default long compilerCpuNanos() {
+        return -1L;
+    }
+
     /** @return the probe reading this JVM's MXBeans */
     static ResourceProbe jvm() {
         return JvmResourceProbe.INSTANCE;

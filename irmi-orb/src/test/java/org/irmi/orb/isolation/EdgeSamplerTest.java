@@ -16,10 +16,12 @@ class EdgeSamplerTest {
     private long cpuNanos;
     private long gcNanos;
     private long machineNanos;
+    private long compilerNanos;
     private final ResourceProbe probe = new ResourceProbe() {
         @Override public long processCpuNanos() { return cpuNanos; }
         @Override public long gcTimeNanos() { return gcNanos; }
         @Override public long machineCpuNanos() { return machineNanos; }
+        @Override public long compilerCpuNanos() { return compilerNanos; }
         @Override public double systemLoadAverage() { return 0; }
         @Override public long heapUsedBytes() { return 0; }
         @Override public long heapMaxBytes() { return 1; }
@@ -62,6 +64,31 @@ class EdgeSamplerTest {
 
         assertThat(s.cpuCores()).isCloseTo(0.05, within(1e-9));
         assertThat(s.othersCores()).isZero();
+    }
+
+    @Test
+    void shouldCountTheJitCompilerWithTheOthersWhenItCompiled() {
+        EdgeSampler sampler = new EdgeSampler(clock, probe);
+        clock.advance(Duration.ofMillis(500));
+        cpuNanos += 100_000_000L;     // 0.2 cores in the process ...
+        compilerNanos += 60_000_000L; // ... 0.12 of them compiling
+        machineNanos += 100_000_000L; // nothing else ran
+
+        EdgeSample s = sampler.sample();
+
+        assertThat(s.cpuCores()).isCloseTo(0.08, within(1e-9));
+        assertThat(s.othersCores()).isCloseTo(0.12, within(1e-9));
+    }
+
+    @Test
+    void shouldCountTheWholeProcessWhenTheCompilerCpuIsUnknown() {
+        compilerNanos = -1;
+        EdgeSampler sampler = new EdgeSampler(clock, probe);
+        clock.advance(Duration.ofMillis(500));
+        cpuNanos += 100_000_000L;
+        machineNanos += 100_000_000L;
+
+        assertThat(sampler.sample().cpuCores()).isCloseTo(0.2, within(1e-9));
     }
 
     @Test

@@ -6,9 +6,10 @@ import java.lang.management.MemoryUsage;
 import java.lang.management.OperatingSystemMXBean;
 import java.lang.management.ThreadMXBean;
 
+import org.irmi.monitors.CompilerThreadsCpu;
 import org.irmi.monitors.ResourceProbe;
 
-/** {@link ResourceProbe} on the platform MXBeans. THREAD-SAFE. */
+/** {@link ResourceProbe} on the platform MXBeans (and Linux's {@code /proc} for the machine's and the JIT's CPU). THREAD-SAFE. */
 public final class JvmResourceProbe implements ResourceProbe {
 
     /** The single instance. */
@@ -19,6 +20,8 @@ public final class JvmResourceProbe implements ResourceProbe {
     private final ThreadMXBean threads = ManagementFactory.getThreadMXBean();
     private final java.util.List<java.lang.management.GarbageCollectorMXBean> gcs =
             ManagementFactory.getGarbageCollectorMXBeans();
+
+    private final CompilerThreadsCpu compilers = CompilerThreadsCpu.self();
 
     private JvmResourceProbe() {
     }
@@ -48,6 +51,11 @@ public final class JvmResourceProbe implements ResourceProbe {
     @Override
     public long machineCpuNanos() {
         return MachineCpu.readNanos();
+    }
+
+    @Override
+    public long compilerCpuNanos() {
+        return compilers.nanos();
     }
 
     @Override

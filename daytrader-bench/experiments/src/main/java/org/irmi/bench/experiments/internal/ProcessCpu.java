@@ -3,7 +3,8 @@ package org.irmi.bench.experiments.internal;
 import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
-import java.util.stream.Stream;
+
+import org.irmi.monitors.CompilerThreadsCpu;
 
 /**
  * A process's CPU time from Linux's {@code /proc/PID/stat}: user + system, in nanoseconds (the
@@ -47,27 +48,7 @@ public final class ProcessCpu {
      *     process's threads cannot be read
      */
     public static long compilerNanos(long pid) {
-        Path tasks = Path.of("/proc/" + pid + "/task");
-        long ticks = 0;
-        try (Stream<Path> list = Files.list(tasks)) {
-            for (Path task : (Iterable<Path>) list::iterator) {
-                String name;
-                try {
-                    name = Files.readString(task.resolve("comm"));
-                } catch (IOException e) {
-                    continue; // the thread ended meanwhile
-                }
-                if (name.startsWith("C1 CompilerThre") || name.startsWith("C2 CompilerThre")) {
-                    long[] f = fields(task.resolve("stat"));
-                    if (f != null) { // null: the thread ended meanwhile
-                        ticks += f[0] + f[1];
-                    }
-                }
-            }
-        } catch (IOException | RuntimeException e) {
-            return -1;
-        }
-        return ticks * NANOS_PER_TICK;
+        return CompilerThreadsCpu.of(pid).nanos();
     }
 
     /** @return utime, stime, cutime, cstime in ticks, or null */
