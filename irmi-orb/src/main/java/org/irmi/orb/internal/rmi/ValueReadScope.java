@@ -21,10 +21,18 @@ import org.omg.CORBA.portable.InputStream;
  * arguments, and for which filter. Opened and closed by {@link FilteredArgumentStream} around each
  * top-level read.
  *
- * <p>CPU: a value read never waits for I/O (the message is in memory), so its wall time bounds its
- * CPU time from above. The thread's CPU clock (a system call) is read only once the wall time
- * passed a tenth of the budget, and the CPU charged from then on is that wall time plus the CPU
- * clock's progress: never less than what was spent.
+ * <p>CPU: the thread's CPU clock (a system call) is read only once the wall time passed a tenth of
+ * the budget, so that the usual read, far shorter, never pays for it. From then on the CPU charged is
+ * the CPU clock's progress plus the wall time before it, but at most a tenth of the budget for that
+ * part:
+ * <pre>
+ *   charged = min(wall at the first clock read, budget / 10) + (CPU clock now - CPU clock then)
+ * </pre>
+ * The wall time is not CPU time: the reading thread waits for a core beside other work, and a
+ * stop-the-world collection stops it in the middle of a read. Charged as CPU, one collection of 50 ms
+ * (a server under a poison's allocation) refused a login's arguments. The first clock read happens at
+ * the first value entered after a tenth of the budget, so what the cap may leave out is the CPU of
+ * one value's read.
  *
  * <p>THREADS: confined to the thread that opened it.
  */
@@ -197,16 +205,16 @@ final class ValueReadScope {
         return refusal;
     }
 
-    /** CPU spent since the scope opened, from above (see the class comment). */
+    /** CPU charged since the scope opened (see the class comment). */
     private long cpuSpentNanos() {
         long wall = System.nanoTime() - startNanos;
         if (wall <= cpuBudgetNanos / 10) {
-            return wall;
+            return wall; // at most a tenth of the budget: never a refusal
         }
         if (wallAtCpuStartNanos < 0) {
-            wallAtCpuStartNanos = wall;
+            wallAtCpuStartNanos = Math.min(wall, cpuBudgetNanos / 10);
             cpuStartNanos = THREADS.getCurrentThreadCpuTime();
-            return wall;
+            return wallAtCpuStartNanos;
         }
         return wallAtCpuStartNanos + (THREADS.getCurrentThreadCpuTime() - cpuStartNanos);
     }
