@@ -17,7 +17,8 @@ import org.omg.CORBA.portable.InputStream;
  *       allocation from 12 bytes. A string needs at least its declared length in the message. A
  *       boxed string's length is read where JacORB reads it: after a chunk size when the box is
  *       chunked or nested in a chunked value ({@link JacorbValueNesting}; refused when JacORB's
- *       nesting level cannot be read).</li>
+ *       nesting level cannot be read), and a box whose first chunk is empty is refused (JacORB
+ *       would read its length past the next chunk boundary).</li>
  * </ul>
  * A value whose repository id is given by indirection is checked as a string only where the
  * reader expects a {@code String}.
@@ -128,8 +129,11 @@ final class ValueHeaderCheck {
                 }
                 chunkSize = jacorb == JacorbValueNesting.ChunkSize.READ;
             }
-            if (chunkSize) {
-                in.read_long(); // the chunk's size; the string follows
+            if (chunkSize && in.read_long() == 0) {
+                // JacORB ends an empty chunk at once and reads the next long as a chunk boundary
+                // (another chunk's size, or an end tag): the length it reads is further on. No
+                // writer starts a string's state with an empty chunk
+                return "a string's state starts with an empty chunk";
             }
             return stringLength(in.read_long(), in.available());
         } catch (RuntimeException | java.io.IOException e) {

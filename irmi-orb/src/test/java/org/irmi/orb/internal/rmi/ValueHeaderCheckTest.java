@@ -52,6 +52,21 @@ class ValueHeaderCheckTest {
     }
 
     @Test
+    void shouldRefuseAStringWhoseStateStartsWithAnEmptyChunk() {
+        // JacORB ends the empty chunk at once and takes the next long (4) for the next chunk's
+        // size: it reads the length after that. Read as the length, the 4 would fit
+        org.jacorb.orb.CDRInputStream hostile = new ChunkedValueBytes().wstringBox(ChunkedValueBytes.CHUNKED_SINGLE_ID)
+                .aLong(0).aLong(4).aLong(TWO_TO_THE_28).stream();
+        org.jacorb.orb.CDRInputStream twin = new ChunkedValueBytes().wstringBox(ChunkedValueBytes.CHUNKED_SINGLE_ID)
+                .aLong(0).aLong(14).wstring("hello").stream();
+
+        assertThat(ValueHeaderCheck.check(hostile, null)).contains("empty chunk");
+        assertThat(ValueHeaderCheck.check(twin, null)).as("refused too: no writer starts a string with an empty chunk")
+                .contains("empty chunk");
+        assertThat(twin.read_value()).as("where JacORB reads the length").isEqualTo("hello");
+    }
+
+    @Test
     void shouldRefuseAStringBoxNotChunkedWhenJacorbsNestingLevelCannotBeRead() {
         org.jacorb.orb.CDRInputStream normal = new ChunkedValueBytes().wstringBox(ChunkedValueBytes.SINGLE_ID)
                 .wstring("hello").stream();
