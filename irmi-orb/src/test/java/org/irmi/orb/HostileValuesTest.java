@@ -251,12 +251,12 @@ class HostileValuesTest {
     }
 
     /**
-     * The value fuzzer's inputs that made the server allocate at a size an Any declared: members of
-     * its TypeCode ({@code members}), and the length of a wide string JacORB read as its value
-     * ({@code wstring-length}).
+     * Inputs of the value fuzzer's corpus that made the server allocate at a size they declared: the
+     * fuzzer's ({@code -crash}: an Any's TypeCode members, a wide string read as an Any's value, a
+     * string box in a chunked value) and a string box whose state starts with an empty chunk.
      */
     @ParameterizedTest
-    @ValueSource(strings = {"measure-any-typecode-members-crash", "measure-any-wstring-length-crash", "greet-string-box-in-chunked-value-crash"})
+    @ValueSource(strings = {"measure-any-typecode-members-crash", "measure-any-wstring-length-crash", "greet-string-box-in-chunked-value-crash", "echoText-string-box-after-an-empty-chunk-2^30"})
     void shouldRefuseTheAnysTheFuzzerFoundWithoutAllocatingAtTheirDeclaredSizes(String input) throws Exception {
         String resource = "/org/irmi/orb/ValueReaderFuzzTestInputs/values/" + input;
         byte[] bytes;
@@ -268,7 +268,7 @@ class HostileValuesTest {
         String operation = input.substring(0, input.indexOf('-'));
         String kind = operation.equals("measure") ? "refused.typecode" : "refused.header";
         long before = server.stats().get(kind);
-        Cost c = measured("fuzzer's " + input + " (" + args.length + " bytes)", () -> assertValueRefused(send(operation, args)));
+        Cost c = measured("fuzz input " + input + " (" + args.length + " bytes)", () -> assertValueRefused(send(operation, args)));
         c.assertCheap();
         assertThat(server.stats().get(kind)).as(kind).isEqualTo(before + 1);
         assertNormalCallServed();

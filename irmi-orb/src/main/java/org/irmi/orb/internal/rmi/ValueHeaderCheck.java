@@ -14,7 +14,11 @@ import org.omg.CORBA.portable.InputStream;
  *   <li>the length of a string or wide string, read on its own or boxed in a value (a Java
  *       {@code String} argument is a {@code CORBA::WStringValue}): JacORB allocates the characters at
  *       the declared length ({@code CodeSet.readGiop12WString}), found by fuzzing as a 2 GiB
- *       allocation from 12 bytes. A string needs at least its declared length in the message.</li>
+ *       allocation from 12 bytes. A string needs at least its declared length in the message. A
+ *       boxed string's length is read where JacORB reads it: after a chunk size when the box is
+ *       chunked or nested in a chunked value ({@link JacorbValueNesting}; refused when JacORB's
+ *       nesting level cannot be read), and a box whose first chunk is empty is refused (JacORB
+ *       would read its length past the next chunk boundary).</li>
  * </ul>
  * A value whose repository id is given by indirection is checked as a string only where the
  * reader expects a {@code String}.
@@ -43,12 +47,17 @@ final class ValueHeaderCheck {
      * @param expected the class the reader expects, or null when it does not say
      */
     static String check(InputStream in, Class<?> expected) {
+        return check(in, expected, JacorbValueNesting.JACORB);
+    }
+
+    /** As {@link #check}, with JacORB's nesting level read by {@code nesting}. */
+    static String check(InputStream in, Class<?> expected, JacorbValueNesting nesting) {
         if (!in.markSupported()) {
             return null;
         }
         in.mark(LONGEST_ID_READ + 64);
         try {
-            return header(in, expected);
+            return header(in, expected, nesting);
         } finally {
             reset(in);
         }
@@ -59,6 +68,10 @@ final class ValueHeaderCheck {
      * stream's one mark): the stream is left somewhere inside the header.
      */
     static String header(InputStream in, Class<?> expected) {
+        return header(in, expected, JacorbValueNesting.JACORB);
+    }
+
+    private static String header(InputStream in, Class<?> expected, JacorbValueNesting nesting) {
         try {
             int tag = in.read_long();
             if ((tag & 0xffffff00) != VALUE_TAG_BASE) {
@@ -106,43 +119,25 @@ final class ValueHeaderCheck {
             if (!stringBox) {
                 return null;
             }
-            if ((tag & CHUNKED_FLAG) != 0 || insideChunkedValue(in)) {
-                in.read_long(); // the chunk's size; the string follows
+            boolean chunkSize = (tag & CHUNKED_FLAG) != 0;
+            if (!chunkSize) {
+                // nested in a chunked value, JacORB reads a chunk size anyway (JacorbValueNesting)
+                JacorbValueNesting.ChunkSize jacorb = nesting.chunkSizeBeforeState(in);
+                if (jacorb == JacorbValueNesting.ChunkSize.UNKNOWN) {
+                    return "where JacORB reads this string's length is not known: "
+                            + java.util.Objects.requireNonNullElse(nesting.unavailable(), "reading JacORB's value nesting level failed");
+                }
+                chunkSize = jacorb == JacorbValueNesting.ChunkSize.READ;
+            }
+            if (chunkSize && in.read_long() == 0) {
+                // JacORB ends an empty chunk at once and reads the next long as a chunk boundary
+                // (another chunk's size, or an end tag): the length it reads is further on. No
+                // writer starts a string's state with an empty chunk
+                return "a string's state starts with an empty chunk";
             }
             return stringLength(in.read_long(), in.available());
         } catch (RuntimeException | java.io.IOException e) {
             return null; // too short to tell: JacORB's own reading fails it
-        }
-    }
-
-    private static final java.lang.reflect.Field NESTING = jacorbField("valueNestingLevel");
-    private static final java.lang.reflect.Field SUN_INTEROP_FIX = jacorbField("sunInteropFix");
-
-    /**
-     * Whether JacORB reads a chunk size before a value's state although the value's tag says it is
-     * not chunked: it does inside a chunked value ({@code CDRInputStream.read_untyped_value}: its
-     * private {@code valueNestingLevel} above 0, unless {@code sunInteropFix}), as CORBA requires
-     * values nested in a chunked value to be chunked. Found by fuzzing: a string box nested in a
-     * chunked value had its length read 4 bytes later than checked. Read, never written.
-     */
-    private static boolean insideChunkedValue(InputStream in) {
-        if (NESTING == null || SUN_INTEROP_FIX == null || !(in instanceof org.jacorb.orb.CDRInputStream)) {
-            return false;
-        }
-        try {
-            return NESTING.getInt(in) > 0 && !SUN_INTEROP_FIX.getBoolean(in);
-        } catch (IllegalAccessException e) {
-            return false;
-        }
-    }
-
-    private static java.lang.reflect.Field jacorbField(String name) {
-        try {
-            java.lang.reflect.Field f = org.jacorb.orb.CDRInputStream.class.getDeclaredField(name);
-            f.setAccessible(true);
-            return f;
-        } catch (ReflectiveOperationException | RuntimeException e) {
-            return null;
         }
     }
 
