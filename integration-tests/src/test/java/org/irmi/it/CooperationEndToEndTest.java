@@ -1,12 +1,15 @@
 package org.irmi.it;
 
 import static org.assertj.core.api.Assertions.assertThat;
+import static org.awaitility.Awaitility.await;
 
+import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.concurrent.atomic.AtomicLong;
+import org.awaitility.core.ConditionTimeoutException;
 import org.irmi.isolation.Decision;
 import org.irmi.isolation.DecisionEvent;
 import org.irmi.isolation.IsolationRuntime;
@@ -69,15 +72,18 @@ class CooperationEndToEndTest {
             t.setDaemon(true);
             t.start();
         }
-        Thread.sleep(4_000);
+        // the backend learns its baseline from the front's calls: until then no poison episode could open
+        await("the backend's edge detector baseline").atMost(Duration.ofSeconds(60))
+                .until(Nodes.isolation(backendOrb)::edgeBaselineReady);
         assertThat(frontRt.decisions(PointKind.SLOW_CLIENT, Decision.Action.SHORT_CIRCUIT))
                 .as("nothing is shed while the backend is healthy").isZero();
 
         Trade direct = Nodes.lookup(track(Nodes.irmi()), ior);
         direct.poison(3_000); // overload the backend from elsewhere
-        long deadline = System.nanoTime() + 10_000_000_000L;
-        while (frontEvents.isEmpty() && System.nanoTime() < deadline) {
-            Thread.sleep(50);
+        try {
+            await().atMost(Duration.ofSeconds(10)).pollInterval(Duration.ofMillis(50)).until(() -> !frontEvents.isEmpty());
+        } catch (ConditionTimeoutException noReaction) {
+            // reported below with the counts
         }
         running.set(false);
         System.out.printf("cooperation e2e: backend episodes %d, front short-circuits %d, "

@@ -2,6 +2,7 @@ package org.irmi.it;
 
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.within;
+import static org.awaitility.Awaitility.await;
 
 import java.net.InetSocketAddress;
 import java.net.Socket;
@@ -9,6 +10,7 @@ import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.nio.file.StandardCopyOption;
+import java.time.Duration;
 import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.HashSet;
@@ -21,6 +23,7 @@ import javax.rmi.CORBA.Tie;
 import javax.rmi.CORBA.Util;
 import javax.rmi.PortableRemoteObject;
 import org.irmi.orb.ConnectionView;
+import org.awaitility.core.ConditionTimeoutException;
 import org.irmi.orb.IrmiTransport;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
@@ -42,6 +45,12 @@ import org.omg.PortableServer.Servant;
  * reads must be 1:2:4 within 10%.
  */
 class CrosstalkEndToEndTest {
+    /** What each stream reads before the control window opens: four of its requests, so every stream is under way. */
+    private static final long STARTED_BYTES = 1L << 20;
+    /** A window's bytes, all three streams together: 4,096 requests, about 1 s on a quiet machine. */
+    private static final long WINDOW_BYTES = 1L << 30;
+    /** The longest a window may last on a loaded machine. */
+    private static final Duration WINDOW_LIMIT = Duration.ofSeconds(10);
     private final List<ORB> orbs = new ArrayList<>();
     private final AtomicBoolean running = new AtomicBoolean(true);
     private final List<Socket> sockets = new ArrayList<>();
@@ -126,9 +135,13 @@ class CrosstalkEndToEndTest {
             th.start();
         }
         // control: the same streams without the point (every connection has the same budget)
-        Thread.sleep(1_000);
+        await("every stream under way").atMost(Duration.ofSeconds(10))
+                .until(() -> {
+                    Map<Long, Long> now = bytesRead(transport);
+                    return java.util.Arrays.stream(connection).allMatch(c -> now.getOrDefault(c, 0L) >= STARTED_BYTES);
+                });
         Map<Long, Long> c0 = bytesRead(transport);
-        Thread.sleep(3_000);
+        long controlNanos = awaitWindow(transport, connection);
         Map<Long, Long> c1 = bytesRead(transport);
         double[] control = new double[3];
         double controlTotal = 0;
@@ -140,14 +153,15 @@ class CrosstalkEndToEndTest {
         Path next = dir.resolve("crosstalk-server.yaml.new");
         Files.copy(Nodes.sla("crosstalk.yaml"), next);
         Files.move(next, sla, StandardCopyOption.ATOMIC_MOVE, StandardCopyOption.REPLACE_EXISTING);
-        long reloadDeadline = System.nanoTime() + 10_000_000_000L;
-        while (Nodes.runtime(server).crosstalkConfig().isEmpty() && System.nanoTime() < reloadDeadline) {
-            Thread.sleep(50);
-        }
-        assertThat(Nodes.runtime(server).crosstalkConfig()).as("the ORB reloaded the SLA with the point on")
-                .isPresent();
-        Thread.sleep(2_000); // the point sees three active streams and sets their budgets
-        // Windows of 3 s, at most three: the first whose shares are 1:2:4 within 10% ends the
+        await("the ORB reloaded the SLA with the point on").atMost(Duration.ofSeconds(10))
+                .until(() -> Nodes.runtime(server).crosstalkConfig().isPresent());
+        // the point sees three active streams and sets their budgets by weight
+        await("read budgets in the order of the weights").atMost(Duration.ofSeconds(10)).until(() -> {
+            Map<Long, ConnectionView> v = views(transport);
+            return v.get(connection[2]).readBudgetBytes() > v.get(connection[1]).readBudgetBytes()
+                    && v.get(connection[1]).readBudgetBytes() > v.get(connection[0]).readBudgetBytes();
+        });
+        // Windows of WINDOW_BYTES, at most three: the first whose shares are 1:2:4 within 10% ends the
         // measurement; if none is, the test fails with every window's figures.
         double[] read = new double[3];
         double total = 0;
@@ -156,7 +170,7 @@ class CrosstalkEndToEndTest {
         boolean held = false;
         for (int attempt = 0; attempt < 3 && !held; attempt++) {
             Map<Long, ConnectionView> start = views(transport);
-            Thread.sleep(3_000);
+            long windowNanos = awaitWindow(transport, connection);
             Map<Long, ConnectionView> end = views(transport);
             total = 0;
             for (int i = 0; i < 3; i++) {
@@ -166,14 +180,14 @@ class CrosstalkEndToEndTest {
             }
             held = total > 0 && Math.abs(read[0] / total - 1 / 7.0) <= 0.1 / 7
                     && Math.abs(read[1] / total - 2 / 7.0) <= 0.2 / 7 && Math.abs(read[2] / total - 4 / 7.0) <= 0.4 / 7;
-            windows.add(String.format("window %d: %.1f MB read, shares %.3f %.3f %.3f", attempt + 1, total / 1e6,
-                    read[0] / total, read[1] / total, read[2] / total));
+            windows.add(String.format("window %d: %.1f MB read in %.1f s, shares %.3f %.3f %.3f", attempt + 1,
+                    total / 1e6, windowNanos / 1e9, read[0] / total, read[1] / total, read[2] / total));
         }
         running.set(false);
-        System.out.printf("crosstalk e2e: without the point shares %.3f %.3f %.3f; with weights 1:2:4 %s "
-                        + "(target 0.143 0.286 0.571); budgets %d %d %d; errors %d%n", control[0] / controlTotal,
-                control[1] / controlTotal, control[2] / controlTotal, windows, budgets.get(connection[0]),
-                budgets.get(connection[1]), budgets.get(connection[2]), errors.get());
+        System.out.printf("crosstalk e2e: without the point shares %.3f %.3f %.3f (%.1f MB in %.1f s); with weights"
+                        + " 1:2:4 %s (target 0.143 0.286 0.571); budgets %d %d %d; errors %d%n", control[0] / controlTotal,
+                control[1] / controlTotal, control[2] / controlTotal, controlTotal / 1e6, controlNanos / 1e9, windows,
+                budgets.get(connection[0]), budgets.get(connection[1]), budgets.get(connection[2]), errors.get());
         assertThat(budgets.get(connection[2])).isGreaterThan(budgets.get(connection[1]))
                 .isGreaterThan(budgets.get(connection[0]));
         assertThat(control[2] / controlTotal).as("without the point the heavy stream has no 4/7")
@@ -204,6 +218,30 @@ class CrosstalkEndToEndTest {
         b.putInt(0); // the byte[] argument: a null value
         b.putInt(8, size - 12);
         return b.array();
+    }
+
+    /**
+     * Waits until the three streams together have read {@link #WINDOW_BYTES} more, or {@link #WINDOW_LIMIT}
+     * has passed (a machine too loaded to stream that much: the shares of what was read still count).
+     *
+     * @return how long the window lasted, nanoseconds
+     */
+    private static long awaitWindow(IrmiTransport transport, long[] connection) {
+        long startNanos = System.nanoTime();
+        Map<Long, Long> from = bytesRead(transport);
+        try {
+            await().atMost(WINDOW_LIMIT).pollInterval(Duration.ofMillis(20)).until(() -> {
+                Map<Long, Long> now = bytesRead(transport);
+                long read = 0;
+                for (long c : connection) {
+                    read += now.get(c) - from.get(c);
+                }
+                return read >= WINDOW_BYTES;
+            });
+        } catch (ConditionTimeoutException lessThanAWindow) {
+            // measured over WINDOW_LIMIT instead
+        }
+        return System.nanoTime() - startNanos;
     }
 
     private static Map<Long, ConnectionView> views(IrmiTransport transport) {

@@ -2,6 +2,7 @@ package org.irmi.it;
 
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.catchThrowable;
+import static org.awaitility.Awaitility.await;
 
 import java.io.File;
 import java.nio.file.Files;
@@ -131,7 +132,9 @@ class DashboardBrowserTest {
         shortWait.until(b -> text("refresh").startsWith("updated"));
         assertThat(text("service")).isEqualTo("backend");
         assertThat(text("sla-file")).isEqualTo("dashboard.yaml");
-        Thread.sleep(7_000); // steady state: the edge detector learns its baseline, the page draws it
+        // steady state: the edge detector learns its baseline, the page draws it
+        await("the edge detector's baseline").atMost(Duration.ofSeconds(60))
+                .until(Nodes.isolation(server)::edgeBaselineReady);
         shortWait.until(b -> browser.findElement(By.id("poison-resources")).getText().contains("baseline"));
 
         // the first poison call runs on its own thread: nothing knows it yet

@@ -1,6 +1,7 @@
 package org.irmi.it;
 
 import static org.assertj.core.api.Assertions.assertThat;
+import static org.awaitility.Awaitility.await;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
@@ -40,6 +41,11 @@ class DashboardFilesTest {
     private static final Pattern GROUPING = Pattern.compile("\\b(?:by|without)\\s*\\(([^)]*)\\)");
     /** Labels Prometheus adds at scrape time, not the exporter. */
     private static final Set<String> SCRAPE_LABELS = Set.of("instance", "job");
+    /**
+     * Meters the monitors' ticker binds, not the ORB's start: the transport's once the transport is
+     * there, and the objectives' once they were first evaluated (once a second).
+     */
+    private static final Set<String> BOUND_BY_THE_TICKER = Set.of("irmi_transport_connections_open", "irmi_sla_violated");
 
     private static ORB server;
     private static ORB client;
@@ -62,8 +68,15 @@ class DashboardFilesTest {
         } catch (java.rmi.RemoteException expected) {
             // refused: filtered by hand above
         }
-        Thread.sleep(1_500); // the ticker binds the transport's meters and evaluates the objectives
         String url = iso.metricsUrl().orElseThrow();
+        exposed.putAll(await("the meters the ticker binds, in the scrape").atMost(Duration.ofSeconds(30))
+                .until(() -> scrape(url), names -> names.keySet().containsAll(BOUND_BY_THE_TICKER)));
+        assertThat(exposed).as("the scrape").containsKeys("irmi_sla_violated", "irmi_isolation_decisions_total");
+    }
+
+    /** Scrapes {@code url}: each sample name served, with the labels it carries. */
+    private static Map<String, Set<String>> scrape(String url) throws Exception {
+        Map<String, Set<String>> names = new HashMap<>();
         HttpResponse<String> scrape = HttpClient.newHttpClient().send(HttpRequest.newBuilder(URI.create(url))
                 .timeout(Duration.ofSeconds(10)).build(), HttpResponse.BodyHandlers.ofString());
         assertThat(scrape.statusCode()).isEqualTo(200);
@@ -74,7 +87,7 @@ class DashboardFilesTest {
             int brace = line.indexOf('{');
             int space = line.indexOf(' ');
             String name = line.substring(0, brace >= 0 && brace < space ? brace : space);
-            Set<String> labels = exposed.computeIfAbsent(name, k -> new HashSet<>());
+            Set<String> labels = names.computeIfAbsent(name, k -> new HashSet<>());
             if (brace >= 0 && brace < space) {
                 Matcher m = Pattern.compile("([a-zA-Z_][a-zA-Z0-9_]*)=\"").matcher(line.substring(brace, line.indexOf('}')));
                 while (m.find()) {
@@ -82,7 +95,7 @@ class DashboardFilesTest {
                 }
             }
         }
-        assertThat(exposed).as("the scrape").containsKeys("irmi_sla_violated", "irmi_isolation_decisions_total");
+        return names;
     }
 
     @AfterAll

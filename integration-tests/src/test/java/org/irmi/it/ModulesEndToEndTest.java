@@ -1,7 +1,9 @@
 package org.irmi.it;
 
 import static org.assertj.core.api.Assertions.assertThat;
+import static org.awaitility.Awaitility.await;
 
+import java.time.Duration;
 import java.util.List;
 import java.util.Map;
 import java.util.concurrent.ConcurrentHashMap;
@@ -37,6 +39,12 @@ class ModulesEndToEndTest {
      * the call itself.
      */
     private static final long WORKERS_STOP_MILLIS = 10_000;
+    /** Deliveries before the secondary is slowed: 1.5 s of the source's 200 events/s. */
+    private static final long STEADY_EVENTS = 300;
+    /** Events published while the secondary is slow: 3 s of the source's. */
+    private static final long SLOW_EVENTS = 600;
+    /** The most either phase may take on a loaded machine before the test fails. */
+    private static final Duration PHASE_LIMIT = Duration.ofSeconds(60);
     private final Resources resources = new Resources();
 
     @AfterEach
@@ -56,7 +64,8 @@ class ModulesEndToEndTest {
     }
 
     /**
-     * 1.5 s steady, then 3 s with a slow secondary; {@code workers} threads drain the queue.
+     * {@link #STEADY_EVENTS} delivered steady, then {@link #SLOW_EVENTS} published with a slow
+     * secondary (about 1.5 s and 3 s); {@code workers} threads drain the queue.
      *
      * @param setUp what the application does with the ORB's glue before the load starts
      */
@@ -84,11 +93,13 @@ class ModulesEndToEndTest {
         }, "trace");
         trace.setDaemon(true);
         trace.start();
-        Thread.sleep(1_500);
+        await("steady deliveries").atMost(PHASE_LIMIT).until(() -> primary.returned.get() >= STEADY_EVENTS);
         primary.maxQueue.set(0);
+        long publishedBefore = primary.published.get();
         secondary.slowNanos = 50_000_000L;
         long slowed = System.nanoTime();
-        Thread.sleep(3_000);
+        await("events published while the secondary is slow").atMost(PHASE_LIMIT)
+                .until(() -> primary.published.get() - publishedBefore >= SLOW_EVENTS);
         running.set(false);
         long end = System.nanoTime();
         // every call in flight returns, a parked or paced one included, so the counts below are final

@@ -2,8 +2,10 @@ package org.irmi.it;
 
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.catchThrowable;
+import static org.awaitility.Awaitility.await;
 
 import java.rmi.RemoteException;
+import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.atomic.AtomicBoolean;
@@ -24,6 +26,8 @@ import org.omg.CORBA.TRANSIENT;
  * poison point, its edge detector, the per-request cost hook and the reject module.
  */
 class PoisonEndToEndTest {
+    /** The calls a throughput is measured over: about 3 s of the load on a quiet machine (6,000 calls/s). */
+    private static final long RATE_CALLS = 18_000;
     private ORB server;
     private ORB client;
     private final AtomicBoolean loadRunning = new AtomicBoolean(true);
@@ -34,6 +38,18 @@ class PoisonEndToEndTest {
         loadRunning.set(false);
         Nodes.destroy(loadOrbs.toArray(new ORB[0]));
         Nodes.destroy(client, server);
+    }
+
+    /**
+     * The load's throughput over its next {@link #RATE_CALLS} calls, calls per second (at most a minute:
+     * a load that stopped fails the test).
+     */
+    private static double callsPerSecond(AtomicLong calls) {
+        long c0 = calls.get();
+        long t0 = System.nanoTime();
+        await("the load's next " + RATE_CALLS + " calls").atMost(Duration.ofSeconds(60)).pollInterval(Duration.ofMillis(10))
+                .until(() -> calls.get() - c0 >= RATE_CALLS);
+        return (calls.get() - c0) / ((System.nanoTime() - t0) / 1e9);
     }
 
     @Test
@@ -70,17 +86,15 @@ class PoisonEndToEndTest {
             t.start();
             load.add(t);
         }
-        Thread.sleep(4_000); // steady state: the edge detector learns its baseline
-        long c0 = calls.get();
-        Thread.sleep(3_000);
-        double steady = (calls.get() - c0) / 3.0;
+        // steady state: the edge detector learns its baseline (a whole baselineWindow of traffic)
+        await("the edge detector's baseline").atMost(Duration.ofSeconds(60))
+                .until(Nodes.isolation(server)::edgeBaselineReady);
+        double steady = callsPerSecond(calls);
 
         long poisonStart = System.nanoTime();
         trade.poison(4_000); // the first poison call runs: nothing knows it yet
-        long deadline = System.nanoTime() + 15_000_000_000L;
-        while (point.filtered().isEmpty() && System.nanoTime() < deadline) {
-            Thread.sleep(100);
-        }
+        await().atMost(Duration.ofSeconds(15)).untilAsserted(() -> assertThat(point.filtered())
+                .as("filtered after the first poison call; episodes: " + point.episodeReports()).isNotEmpty());
         double secondsToIdentify = (System.nanoTime() - poisonStart) / 1e9;
         List<EpisodeReport> reports = point.episodeReports();
 
@@ -101,9 +115,7 @@ class PoisonEndToEndTest {
         assertThat(((TRANSIENT) refused.getCause()).minor).isEqualTo(MinorCodes.POISON_FILTERED);
         assertThat(impl.poisons.get()).isEqualTo(1);
 
-        long c1 = calls.get();
-        Thread.sleep(3_000);
-        double after = (calls.get() - c1) / 3.0;
+        double after = callsPerSecond(calls);
         loadRunning.set(false);
         System.out.printf("poison e2e: steady %.0f calls/s, after filtering %.0f calls/s (%.0f%%), "
                         + "identified %.1f s after the poison call started in episode %d, errors %d%n",

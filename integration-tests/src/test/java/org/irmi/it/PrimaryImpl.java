@@ -19,6 +19,8 @@ final class PrimaryImpl implements Primary {
 
     final LinkedBlockingQueue<byte[]> queue = new LinkedBlockingQueue<>();
     final AtomicLong maxQueue = new AtomicLong();
+    /** Events received by {@code publish}: a test's phases last so many events, not so many seconds. */
+    final AtomicLong published = new AtomicLong();
     /** Exceptions the workers saw from {@code deliver}. */
     final AtomicLong failures = new AtomicLong();
     /** {@code deliver} calls that returned normally (whether or not they reached the sink). */
@@ -30,6 +32,7 @@ final class PrimaryImpl implements Primary {
     @Override
     public void publish(byte[] event) {
         queue.add(event);
+        published.incrementAndGet();
         maxQueue.accumulateAndGet(queue.size(), Math::max);
     }
 

@@ -1,8 +1,10 @@
 package org.irmi.it;
 
 import static org.assertj.core.api.Assertions.assertThat;
+import static org.awaitility.Awaitility.await;
 
 import java.nio.file.Files;
+import java.time.Duration;
 import java.util.concurrent.atomic.AtomicBoolean;
 import org.irmi.isolation.Decision;
 import org.irmi.isolation.IsolationRuntime;
@@ -32,6 +34,14 @@ import org.omg.CosNaming.NamingContextExtHelper;
 class SlowClientEndToEndTest {
     /** The SLA's causal pair, named by the SLA bindings as incoming->target.outgoing. */
     private static final String PAIR = "publish->*.deliver";
+    /** Deliveries before the secondary is slowed: 3 s of the source's 200 events/s. */
+    private static final long STEADY_EVENTS = 600;
+    /** Events published while the secondary is slow: 6 s of the source's. */
+    private static final long STRESSED_EVENTS = 1_200;
+    /** The most either phase may take on a loaded machine before the test fails. */
+    private static final Duration PHASE_LIMIT = Duration.ofSeconds(60);
+    /** How long the workers may take to end the delivery they are in (a 50 ms one, or a reroute). */
+    private static final long WORKERS_STOP_MILLIS = 10_000;
     private final Resources resources = new Resources();
 
     @AfterEach
@@ -91,14 +101,18 @@ class SlowClientEndToEndTest {
         PrimaryImpl.startSource((Primary) javax.rmi.PortableRemoteObject.narrow(
                 sourceOrb.string_to_object(primaryIor), Primary.class), running);
 
-        Thread.sleep(3_000);
+        // steady: events reach the secondary end to end, and the monitors' request rates see them
+        await("steady deliveries").atMost(PHASE_LIMIT).until(() -> primary.returned.get() >= STEADY_EVENTS);
         long steadyMax = primary.maxQueue.get();
         primary.maxQueue.set(0);
+        long publishedBefore = primary.published.get();
         slow.slowNanos = 50_000_000L; // the secondary is stressed: 20 deliveries/s at most
-        Thread.sleep(6_000);
+        await("events published while the secondary is slow").atMost(PHASE_LIMIT)
+                .until(() -> primary.published.get() - publishedBefore >= STRESSED_EVENTS);
         long maxStressed = primary.maxQueue.get();
         running.set(false);
-        Thread.sleep(300); // a delivery in flight ends (its worker then sees running false)
+        // every delivery in flight ends (its worker then sees running false), so the counts below are final
+        assertThat(primary.awaitWorkers(WORKERS_STOP_MILLIS)).as("the workers stopped").isTrue();
         Result r = new Result(maxStressed, rt == null ? 0 : rt.decisions(PointKind.SLOW_CLIENT,
                 Decision.Action.FORWARD), rt == null ? 0 : Nodes.isolation(primaryOrb).meters()
                 .get("irmi.isolation.decisions").tags("point", "slow_client", "action", "forward")

@@ -13,6 +13,8 @@ import irmitest.Echo;
 import irmitest.EchoHelper;
 import irmitest.Refused;
 
+import org.irmi.monitors.ManualClock;
+import org.irmi.monitors.RequestCostSampler;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
@@ -225,11 +227,13 @@ class HooksTest {
     @Test
     void shouldMeasureCpuOfEveryRequestOfARareOperation() throws Exception {
         serverHooks().setCpuSampleEvery(1_000_000);
+        ManualClock clock = new ManualClock();
+        serverHooks().setClock(clock);
         List<RequestCost> costs = new CopyOnWriteArrayList<>();
         serverHooks().setRequestCostListener(costs::add);
         for (int i = 0; i < 5; i++) {
             echo.echoString("rare");
-            Thread.sleep(3); // more than the sampler's quiet millisecond
+            clock.advanceNanos(RequestCostSampler.QUIET_NANOS); // the operation has been quiet long enough
         }
         assertThat(costs).hasSize(5).allSatisfy(c -> assertThat(c.cpuNanos()).isNotNegative());
     }

@@ -2,7 +2,9 @@ package org.irmi.orb;
 
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.catchThrowable;
+import static org.awaitility.Awaitility.await;
 
+import java.time.Duration;
 import java.util.HashMap;
 import java.util.Map;
 import java.util.concurrent.ExecutorService;
@@ -105,7 +107,8 @@ class PoaQueueLimitsTest {
         ORB server = Orbs.irmi("jacorb.poa.thread_pool_min", "1", "jacorb.poa.thread_pool_max", "2",
                 "jacorb.poa.threadtimeout", "1000", "irmi.transport.max_requests_in_flight", "16");
         ORB client = Orbs.stock();
-        String ior = Orbs.serve(server, new EchoServant());
+        EchoServant servant = new EchoServant();
+        String ior = Orbs.serve(server, servant);
         ExecutorService callers = Executors.newFixedThreadPool(2);
         try (GiopClient raw = new GiopClient(Orbs.transport(server).port())) {
             raw.socket.setSoTimeout(30_000);
@@ -118,7 +121,7 @@ class PoaQueueLimitsTest {
             echo.echoString("warm");
             Future<Integer> first = callers.submit(() -> echo.sleepMillis(4000));
             Future<Integer> second = callers.submit(() -> echo.sleepMillis(4000));
-            Thread.sleep(500);
+            await("both servant threads held").atMost(Duration.ofSeconds(10)).until(() -> servant.sleeping() == 2);
             raw.send(GiopClient.request12(2, key, "echoString", GiopClient.stringArg("third"), true));
             byte[] refused = raw.readMessage();
             assertThat(GiopClient.replyStatus(refused)).isEqualTo(2); // SYSTEM_EXCEPTION
@@ -148,14 +151,15 @@ class PoaQueueLimitsTest {
         ORB server = Orbs.irmi(java.util.stream.Stream.concat(java.util.Arrays.stream(props),
                 java.util.Arrays.stream(settings)).toArray(String[]::new));
         ORB client = Orbs.stock();
-        String ior = Orbs.serve(server, new EchoServant());
+        EchoServant servant = new EchoServant();
+        String ior = Orbs.serve(server, servant);
         ExecutorService callers = Executors.newFixedThreadPool(2);
         try {
             Echo echo = EchoHelper.narrow(client.string_to_object(ior));
             echo.echoString("warm");
             Future<Integer> first = callers.submit(() -> echo.sleepMillis(4000));
             Future<Integer> second = callers.submit(() -> echo.sleepMillis(4000));
-            Thread.sleep(500);
+            await("both servant threads held").atMost(Duration.ofSeconds(10)).until(() -> servant.sleeping() == 2);
             long start = System.nanoTime();
             Throwable third = catchThrowable(() -> echo.echoString("third"));
             long waitedMillis = TimeUnit.NANOSECONDS.toMillis(System.nanoTime() - start);

@@ -19,7 +19,7 @@ import org.irmi.monitors.internal.BaselineEdgeDetector;
  * The baseline is the mean of the last normal samples (samples during an episode never enter it).
  *
  * <p>SINGLE-THREADED: one thread (or callers holding one lock) feeds {@link #onSample}. The read-only
- * counters and {@link #inEpisode()} may be read from any thread.
+ * counters, {@link #inEpisode()} and {@link #baselineReady()} may be read from any thread.
  */
 public interface EdgeDetector {
 
@@ -47,6 +47,13 @@ public interface EdgeDetector {
     default long contendedSamples() {
         return 0;
     }
+
+    /**
+     * @return whether the baseline holds {@code minBaselineSamples} samples with traffic, so that a
+     *         sample may make a rising edge; false before, and again after an episode that expired
+     *         until the new baseline is learnt (any thread)
+     */
+    boolean baselineReady();
 
     /** @return the current baseline, or empty before the first sample */
     Optional<EdgeSample> baseline();

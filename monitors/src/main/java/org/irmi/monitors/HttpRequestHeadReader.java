@@ -20,15 +20,17 @@ final class HttpRequestHeadReader {
      * limit. Returns them (without the blank line), or null when the limit was reached.
      *
      * @param maxRequestBytes the most bytes the line and headers may take
-     * @param deadlineNanos   {@link System#nanoTime()} by which the head must be whole
+     * @param clock           the clock the deadline is on
+     * @param deadlineNanos   {@code clock}'s time by which the head must be whole
      * @param deadlineMillis  the deadline's length, for the timeout's message
      * @throws SocketTimeoutException when the deadline passes first
      */
-    static String readHead(InputStream in, int maxRequestBytes, long deadlineNanos, int deadlineMillis) throws IOException {
+    static String readHead(InputStream in, int maxRequestBytes, Clock clock, long deadlineNanos, int deadlineMillis)
+            throws IOException {
         byte[] buf = new byte[maxRequestBytes];
         int n = 0;
         while (true) {
-            if (System.nanoTime() - deadlineNanos > 0) {
+            if (clock.nanoTime() - deadlineNanos > 0) {
                 throw new SocketTimeoutException("request not complete within " + deadlineMillis + " ms");
             }
             if (n == buf.length) {

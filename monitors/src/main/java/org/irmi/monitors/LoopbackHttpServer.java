@@ -109,6 +109,7 @@ public final class LoopbackHttpServer implements AutoCloseable {
     private final HttpRouter router;
     private final int deadlineMillis;
     private final int maxRequestBytes;
+    private final Clock clock;
     private final ThreadPoolExecutor workers;
     private final Thread acceptor;
     private volatile boolean open = true;
@@ -119,6 +120,7 @@ public final class LoopbackHttpServer implements AutoCloseable {
         this.router = new HttpRouter(b.exact, b.prefixes, b.maxBodyBytes);
         this.deadlineMillis = b.requestDeadlineMillis;
         this.maxRequestBytes = b.maxRequestBytes;
+        this.clock = b.clock;
         int port = server.getLocalPort();
         this.workers = new ThreadPoolExecutor(b.workers, b.workers, 0, TimeUnit.SECONDS,
                 new ArrayBlockingQueue<>(b.workers), r -> {
@@ -185,8 +187,8 @@ public final class LoopbackHttpServer implements AutoCloseable {
     private void serve(Socket client) {
         try (client) {
             client.setSoTimeout(deadlineMillis);
-            long deadline = System.nanoTime() + TimeUnit.MILLISECONDS.toNanos(deadlineMillis);
-            String head = HttpRequestHeadReader.readHead(client.getInputStream(), maxRequestBytes, deadline,
+            long deadline = clock.nanoTime() + TimeUnit.MILLISECONDS.toNanos(deadlineMillis);
+            String head = HttpRequestHeadReader.readHead(client.getInputStream(), maxRequestBytes, clock, deadline,
                     deadlineMillis);
             OutputStream out = client.getOutputStream();
             if (head == null) {
@@ -231,6 +233,7 @@ public final class LoopbackHttpServer implements AutoCloseable {
         private int maxRequestBytes = DEFAULT_MAX_REQUEST_BYTES;
         private int maxBodyBytes = DEFAULT_MAX_BODY_BYTES;
         private int workers = DEFAULT_WORKERS;
+        private Clock clock = Clock.system();
         private final Map<String, Handler> exact = new LinkedHashMap<>();
         private final Map<String, Handler> prefixes = new LinkedHashMap<>();
 
@@ -256,7 +259,7 @@ public final class LoopbackHttpServer implements AutoCloseable {
             return this;
         }
 
-        /** How long a client has to send its request line and headers, 100..60000 ms. */
+        /** How long a client has to send its request line and headers, 100..60000 ms, on {@link #clock}. */
         public Builder requestDeadlineMillis(int millis) {
             if (millis < 100 || millis > 60_000) {
                 throw new IllegalArgumentException("requestDeadlineMillis must be 100..60000, was " + millis);
@@ -289,6 +292,15 @@ public final class LoopbackHttpServer implements AutoCloseable {
                 throw new IllegalArgumentException("workers must be 1..16, was " + workers);
             }
             this.workers = workers;
+            return this;
+        }
+
+        /**
+         * The clock a request's deadline is measured on; {@link Clock#system()} unless set. A read
+         * still gives up after {@link #requestDeadlineMillis} of real time without a byte.
+         */
+        public Builder clock(Clock clock) {
+            this.clock = Objects.requireNonNull(clock, "clock");
             return this;
         }
 

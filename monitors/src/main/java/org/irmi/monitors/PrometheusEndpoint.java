@@ -50,8 +50,13 @@ public final class PrometheusEndpoint implements AutoCloseable {
      * @throws IOException if the port cannot be bound (the message names it)
      */
     public static PrometheusEndpoint start(PrometheusMeterRegistry registry, int port) throws IOException {
+        return start(registry, port, Clock.system());
+    }
+
+    /** As {@link #start(PrometheusMeterRegistry, int)}, with requests' deadlines on {@code clock} (tests). */
+    static PrometheusEndpoint start(PrometheusMeterRegistry registry, int port, Clock clock) throws IOException {
         Objects.requireNonNull(registry, "registry");
-        LoopbackHttpServer server = LoopbackHttpServer.builder("prometheus").port(port)
+        LoopbackHttpServer server = LoopbackHttpServer.builder("prometheus").port(port).clock(clock)
                 .route(PATH, request -> LoopbackHttpServer.Response.ok(CONTENT_TYPE, registry.scrape()))
                 .start();
         return new PrometheusEndpoint(registry, server);

@@ -67,6 +67,25 @@ class EdgeDetectorTest {
     }
 
     @Test
+    void shouldReportTheBaselineReadyOnceMinBaselineSamplesCarriedTrafficAndAgainAfterAnExpiredEpisode() {
+        assertThat(detector.baselineReady()).as("no sample yet").isFalse();
+        detector.onSample(sample(0, 0, 0.05, 0, 0)); // idle: no traffic
+        detector.onSample(sample(1, 100, 1.0, 0.02, 10e6));
+        detector.onSample(sample(2, 100, 1.0, 0.02, 10e6));
+        assertThat(detector.baselineReady()).as("two samples with traffic of the three needed").isFalse();
+        detector.onSample(sample(3, 100, 1.0, 0.02, 10e6));
+        assertThat(detector.baselineReady()).as("three samples with traffic").isTrue();
+
+        detector.onSample(sample(4, 100, 1.0, 0.02, 10e6)); // the idle sample leaves the ring
+        assertThat(detector.onSample(sample(5, 60, 1.1, 0.10, 11e6))).containsInstanceOf(RisingEdge.class);
+        assertThat(detector.baselineReady()).as("frozen during the episode").isTrue();
+        Optional<EdgeEvent> expired = detector.onSample(sample(35, 60, 1.1, 0.10, 11e6));
+        assertThat(expired).containsInstanceOf(FallingEdge.class);
+        assertThat(((FallingEdge) expired.orElseThrow()).reason()).isEqualTo(Recovery.EXPIRED);
+        assertThat(detector.baselineReady()).as("the old normal is gone: learnt again from scratch").isFalse();
+    }
+
+    @Test
     void shouldNotRaiseWhenThroughputDropsExactlyX() {
         steady(4);
         assertThat(detector.onSample(sample(4, 70, 3.0, 0.5, 50e6))).isEmpty();

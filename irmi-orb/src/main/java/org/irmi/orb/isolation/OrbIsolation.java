@@ -286,6 +286,15 @@ public final class OrbIsolation implements OrbExtension.Running {
         return runtimes.hasEdgeDetector() ? Optional.ofNullable(edgeBaseline) : Optional.empty();
     }
 
+    /**
+     * @return whether the poison edge detector has learnt its baseline, a whole {@code baselineWindow}
+     *         of samples with traffic: before, no throughput drop opens an episode (false without a
+     *         poison point). Any thread.
+     */
+    public boolean edgeBaselineReady() {
+        return runtimes.edgeBaselineReady();
+    }
+
     /** @return the last sample the poison edge detector weighed against its baseline */
     public Optional<EdgeSample> lastEdgeSample() {
         return runtimes.lastEdgeSample();

@@ -111,6 +111,12 @@ final class RuntimeBuilder {
         return d == null ? null : d.baseline().orElse(null);
     }
 
+    /** Whether the edge detector in force has learnt its baseline (false without one). Any thread. */
+    boolean edgeBaselineReady() {
+        EdgeDetector d = edgeDetector;
+        return d != null && d.baselineReady();
+    }
+
     /** The last sample the edge detector weighed against its baseline. */
     Optional<EdgeSample> lastEdgeSample() {
         return Optional.ofNullable(lastEdgeSample);

@@ -1,7 +1,9 @@
 package org.irmi.orb.internal;
 
 import static org.assertj.core.api.Assertions.assertThat;
+import static org.awaitility.Awaitility.await;
 
+import java.time.Duration;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.TimeUnit;
@@ -93,7 +95,7 @@ class DispatchQueueTest {
         CountDownLatch release = new CountDownLatch(1);
         DispatchQueue<Integer> q = new DispatchQueue<>("t-servants", n, 100, () -> n,
                 i -> startAndBlock(allStarted, release));
-        Thread.sleep(50); // let the workers park
+        awaitParked("t-servants", n);
         for (int i = 0; i < n; i++) {
             assertThat(q.offer(i)).isTrue();
         }
@@ -112,7 +114,7 @@ class DispatchQueueTest {
         CountDownLatch release = new CountDownLatch(1);
         DispatchQueue<Integer> q = new DispatchQueue<>("t-held-up", n, 100, () -> 1,
                 i -> startAndBlock(allStarted, release));
-        Thread.sleep(50); // let the workers park
+        awaitParked("t-held-up", n);
         for (int i = 0; i < n; i++) {
             assertThat(q.offer(i)).isTrue();
         }
@@ -146,12 +148,12 @@ class DispatchQueueTest {
             }
             allDone.countDown();
         });
-        Thread.sleep(50); // let the workers park
+        awaitParked("t-first", 2);
         assertThat(q.offer(0)).isTrue();
         q.signal();
         assertThat(firstStarted.await(5, TimeUnit.SECONDS)).isTrue();
         assertThat(q.offer(1)).isTrue(); // no signal: waits
-        Thread.sleep(50);
+        Thread.sleep(50); // the point: nothing starts it without a signal, however long it waits
         assertThat(started).containsExactly(0);
 
         assertThat(q.offerFirst(2)).isTrue(); // no signal either
@@ -160,6 +162,13 @@ class DispatchQueueTest {
         assertThat(allDone.await(5, TimeUnit.SECONDS)).isTrue();
         assertThat(started).containsExactly(0, 2, 1);
         q.shutdown(5000);
+    }
+
+    /** Waits until the {@code count} workers of the queue whose threads are named {@code prefix-i} are parked. */
+    private static void awaitParked(String prefix, int count) {
+        await("workers of " + prefix + " parked").atMost(Duration.ofSeconds(5)).until(() -> Thread.getAllStackTraces().keySet()
+                .stream().filter(t -> t.getName().startsWith(prefix + "-") && t.getState() == Thread.State.WAITING)
+                .count() == count);
     }
 
     /** A servant that blocks: counts itself started, then waits for the release. */

@@ -37,7 +37,8 @@ import org.irmi.monitors.EdgeSample;
  * ({@link #contendedSamples()}) and enters the baseline, so a long contention (a build of several
  * minutes) becomes the normal against which a poison on top of it is still seen.
  *
- * <p>SINGLE-THREADED for {@link #onSample}; counters and the episode flag are volatile for readers.
+ * <p>SINGLE-THREADED for {@link #onSample}; counters, the episode flag and the ready flag are volatile
+ * for readers.
  */
 public final class BaselineEdgeDetector implements EdgeDetector {
 
@@ -52,6 +53,7 @@ public final class BaselineEdgeDetector implements EdgeDetector {
     private int pendingRise;
     private volatile long contended;
     private volatile boolean inEpisode;
+    private volatile boolean baselineReady;
     private volatile long rising;
     private volatile long falling;
 
@@ -141,6 +143,7 @@ public final class BaselineEdgeDetector implements EdgeDetector {
             // The old normal is gone for good; learn the new one from scratch.
             ringSize = 0;
             ringNext = 0;
+            baselineReady = false;
         }
         return Optional.of(new FallingEdge(s.atNanos(), s, base, lasted, reason));
     }
@@ -162,6 +165,7 @@ public final class BaselineEdgeDetector implements EdgeDetector {
         ring[ringNext] = s;
         ringNext = (ringNext + 1) % ring.length;
         ringSize = Math.min(ringSize + 1, ring.length);
+        baselineReady = busySamples() >= config.minBaselineSamples();
     }
 
     /**
@@ -216,6 +220,11 @@ public final class BaselineEdgeDetector implements EdgeDetector {
     @Override
     public long contendedSamples() {
         return contended;
+    }
+
+    @Override
+    public boolean baselineReady() {
+        return baselineReady;
     }
 
     @Override

@@ -41,6 +41,8 @@ class DayTraderMainProcessTest {
     private final List<String> lines = new CopyOnWriteArrayList<>();
     private final HttpClient http = HttpClient.newBuilder().connectTimeout(Duration.ofSeconds(5)).build();
     private Process process;
+    /** Reads the process's output into {@link #lines} until its end. */
+    private Thread outputReader;
 
     @BeforeAll
     void start() throws Exception {
@@ -52,7 +54,7 @@ class DayTraderMainProcessTest {
                 DayTraderMain.class.getName(), "--orb", "irmi", "--users", "300", "--quotes", "200", "--threads", "8",
                 "--port", "0", "--dashboard-port", "0", "--metrics-port", "0", "--dir", dir.toString())
                 .redirectErrorStream(true).start();
-        Thread reader = new Thread(() -> {
+        outputReader = new Thread(() -> {
             try (BufferedReader r = new BufferedReader(new InputStreamReader(process.getInputStream(), StandardCharsets.UTF_8))) {
                 for (String line = r.readLine(); line != null; line = r.readLine()) {
                     lines.add(line);
@@ -61,8 +63,8 @@ class DayTraderMainProcessTest {
                 // the process ended
             }
         }, "daytrader-main-output");
-        reader.setDaemon(true);
-        reader.start();
+        outputReader.setDaemon(true);
+        outputReader.start();
         long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(150);
         while (!lines.contains(READY_LINE)) {
             assertThat(process.isAlive()).as("DayTraderMain ended before it was ready: %s", lines).isTrue();
@@ -100,7 +102,8 @@ class DayTraderMainProcessTest {
         signalGroup(signal);
 
         assertThat(process.waitFor(60, TimeUnit.SECONDS)).as("stopped in 60 s: %s", lines).isTrue();
-        Thread.sleep(200); // the reader's last lines
+        outputReader.join(30_000); // the output's last lines, up to its end
+        assertThat(outputReader.isAlive()).as("the output still open 30 s after the process ended: %s", lines).isFalse();
         assertThat(String.join("\n", lines)).contains("daytrader: stopping (Ctrl-C or SIGTERM): the web tier, then the backend",
                 "daytrader: stopped; logs in").doesNotContain("stopped by itself", "unexpectedly", "Exception");
         assertThat(process.exitValue()).isEqualTo(signal.equals("INT") ? 130 : 143);
