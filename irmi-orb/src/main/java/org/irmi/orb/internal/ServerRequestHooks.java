@@ -73,6 +73,7 @@ final class ServerRequestHooks {
     ServerRequestHooks(IrmiHooks hooks) {
         this.hooks = hooks;
         this.sampler = RequestCostSampler.jvm(hooks.cpuSampleEvery());
+        ThreadSchedStat.preload(); // not on a request's path, where a server out of descriptors cannot load it
     }
 
     /** Before the servant runs. */

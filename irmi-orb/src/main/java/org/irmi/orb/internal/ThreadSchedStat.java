@@ -10,7 +10,8 @@ import java.io.RandomAccessFile;
  * <p>Each thread keeps its file open (it names the thread that opened it) and reads it with one
  * seek and one read into a buffer of its own: about a microsecond, no allocation. Where the file
  * does not exist (not Linux, or no scheduler statistics), {@link #read} returns false and nothing
- * is measured.
+ * is measured; where it cannot be opened now (the process out of descriptors) it is tried again at
+ * the thread's next sample.
  *
  * <p>THREADING: each thread reads its own statistics.
  */
@@ -30,10 +31,19 @@ final class ThreadSchedStat {
     }
 
     private static final ThreadLocal<Handle> HANDLES = new ThreadLocal<>();
-    /** Set once opening failed: not tried again on any thread. */
-    private static volatile boolean unavailable;
+    /** No such file on this platform: not tried on any thread. */
+    private static final boolean unavailable = !new java.io.File(PATH).exists();
 
     private ThreadSchedStat() {
+    }
+
+    /**
+     * Loads this class and the one it makes per thread. Called when the server starts: a class
+     * loaded on a request's path needs a file descriptor, and a server out of them (a flood of
+     * connections) would otherwise fail that request with a {@code NoClassDefFoundError}.
+     */
+    static void preload() {
+        new Handle(null).getClass();
     }
 
     /**
@@ -56,7 +66,7 @@ final class ThreadSchedStat {
             int n = h.file.read(h.buffer);
             return n > 0 && parse(h.buffer, n, out, at);
         } catch (IOException | RuntimeException e) {
-            unavailable = true;
+            // not now (out of descriptors, say): tried again at this thread's next sample
             return false;
         }
     }
