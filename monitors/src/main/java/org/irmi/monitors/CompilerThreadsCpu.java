@@ -4,8 +4,11 @@ import java.io.File;
 import java.io.FileInputStream;
 import java.io.IOException;
 import java.util.HashMap;
+import java.util.HashSet;
 import java.util.Iterator;
+import java.util.List;
 import java.util.Map;
+import java.util.Set;
 import java.util.concurrent.TimeUnit;
 import java.util.function.LongSupplier;
 
@@ -20,7 +23,8 @@ import java.util.function.LongSupplier;
  * The sum never goes down: HotSpot starts and stops compiler threads as its queue grows and shrinks,
  * and a thread that ended keeps what it used. The threads are found by name every
  * {@link #RESCAN_NANOS} (a listing of the process's threads); between two listings only the known
- * threads' {@code stat} files are read, a small file each. A thread found at a listing adds all it
+ * threads' {@code stat} files are read, a small file each; a listing reads the name only of the
+ * threads it has not seen before. A thread found at a listing adds all it
  * used since it started.
  *
  * <p>Why: a compilation on the process's cores takes their time from the requests, as another
@@ -39,6 +43,8 @@ public final class CompilerThreadsCpu {
     private final LongSupplier nanoClock;
     /** Path of each known compiler thread's stat file, and its CPU ticks at the last reading. */
     private final Map<String, Long> known = new HashMap<>();
+    /** Every thread listed so far, by id: a thread's name is read once, at the listing that first finds it. */
+    private final Set<String> listed = new HashSet<>();
     private final byte[] buffer = new byte[1024];
     private long endedTicks;
     private long lastScan;
@@ -104,10 +110,11 @@ public final class CompilerThreadsCpu {
         if (tids == null) {
             return false;
         }
+        Set<String> now = new HashSet<>(List.of(tids));
+        listed.retainAll(now); // threads that ended: their ids may come back for new threads
         for (String tid : tids) {
-            String stat = taskDir + "/" + tid + "/stat";
-            if (!known.containsKey(stat) && isCompilerThread(taskDir + "/" + tid + "/comm")) {
-                known.put(stat, 0L);
+            if (listed.add(tid) && isCompilerThread(taskDir + "/" + tid + "/comm")) {
+                known.put(taskDir + "/" + tid + "/stat", 0L);
             }
         }
         return true;
