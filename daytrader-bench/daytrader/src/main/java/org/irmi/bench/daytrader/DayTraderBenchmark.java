@@ -11,8 +11,13 @@ import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Locale;
 import java.util.Map;
-import java.util.Set;
-import org.irmi.bench.daytrader.internal.Args;
+import java.util.concurrent.Callable;
+import picocli.CommandLine;
+import picocli.CommandLine.Command;
+import picocli.CommandLine.Model.CommandSpec;
+import picocli.CommandLine.Option;
+import picocli.CommandLine.ParameterException;
+import picocli.CommandLine.Spec;
 
 /**
  * The DayTrader benchmark: throughput (replies/s, from httperf) and p50/p99 of the scenario page
@@ -25,14 +30,59 @@ import org.irmi.bench.daytrader.internal.Args;
  * documentation page {@code docs/benchmarks/daytrader.md} of the checkout it runs in.
  *
  * <pre>
- * java -cp ... org.irmi.bench.daytrader.DayTraderBenchmark [--quick] [--rounds 5] [--seconds 15] [--sessions 32]
- *      [--users 15000] [--quotes 10000] [--sla FILE] [--out FILE | --update-docs]
+ * java -cp ... org.irmi.bench.daytrader.DayTraderBenchmark [--quick] [--rounds 5] [--seconds 15] [--warmup 15]
+ *      [--sessions 32] [--users 15000] [--quotes 10000] [--sla FILE] [--out FILE | --update-docs]
  * </pre>
- * {@code --sla FILE}: I-RMI's backend loads this SLA ({@code irmi.sla}), as an operator's would; the
- * report names it. Without it I-RMI runs with none.
+ * {@code --help} lists the options. {@code --sla FILE}: I-RMI's backend loads this SLA
+ * ({@code irmi.sla}), as an operator's would; the report names it. Without it I-RMI runs with none.
+ *
+ * <p>Exit status: 0 with the report written, 1 when a run failed, 2 on a bad option.
  */
-public final class DayTraderBenchmark {
-    private static final Set<String> OPTIONS = Set.of("rounds", "seconds", "sessions", "users", "quotes", "out", "warmup", "sla");
+@Command(name = "DayTraderBenchmark", sortOptions = false, usageHelpAutoWidth = true,
+        // One paragraph per element: picocli wraps each to the terminal's width (80 columns when piped).
+        description = {"Measures DayTrader on I-RMI against stock JacORB, side by side, at the paper's load (4 sessions, "
+                + "0.1 s think time) and at saturation: httperf's replies/s and the scenario page's p50/p99, the ORBs "
+                + "taking turns run by run, each run ending with the audit.",
+                "Writes results/daytrader.md under the working directory, or docs/benchmarks/daytrader.md with "
+                + "--update-docs, or FILE with --out."},
+        footer = {"", "Exit status: 0 report written, 1 a run failed, 2 bad option. More: docs/daytrader.md#benchmark."})
+public final class DayTraderBenchmark implements Callable<Integer> {
+    @Option(names = "--quick", description = "The short run: fewer, shorter rounds on a smaller database.")
+    private boolean quick;
+
+    @Option(names = "--rounds", paramLabel = "N", description = "Runs per load and ORB (default: 5, 2 with --quick).")
+    private Integer rounds;
+
+    @Option(names = "--seconds", paramLabel = "S", description = "About how long each run lasts, at least 5 (default: 15, 8 with --quick).")
+    private Integer seconds;
+
+    @Option(names = "--warmup", paramLabel = "S", description = "About how long the warm-up at saturation lasts per ORB (default: 15, 8 with --quick).")
+    private Integer warmup;
+
+    @Option(names = "--sessions", paramLabel = "N", defaultValue = "32",
+            description = "Concurrent httperf sessions at saturation (default: ${DEFAULT-VALUE}).")
+    private int sessions;
+
+    @Option(names = "--users", paramLabel = "N", description = "User accounts per deployment, at least 10 (default: 15000, 2000 with --quick).")
+    private Integer users;
+
+    @Option(names = "--quotes", paramLabel = "N", description = "Quote symbols per deployment, at least 10 (default: 10000, 1000 with --quick).")
+    private Integer quotes;
+
+    @Option(names = "--sla", paramLabel = "FILE", description = "The SLA I-RMI's backend loads (irmi.sla); the report names it (default: none).")
+    private Path slaOption;
+
+    @Option(names = "--out", paramLabel = "FILE", description = "The Markdown report to write.")
+    private String outOption;
+
+    @Option(names = "--update-docs", description = "Write the documentation page docs/benchmarks/daytrader.md (not with --out).")
+    private boolean updateDocs;
+
+    @Option(names = {"-h", "--help"}, usageHelp = true, description = "Print this help and exit.")
+    private boolean help;
+
+    @Spec
+    private CommandSpec spec;
 
     private DayTraderBenchmark() {
     }
@@ -42,41 +92,48 @@ public final class DayTraderBenchmark {
                   boolean consistent, String audit, double loadAverage) {
     }
 
-    public static void main(String[] argv) throws Exception {
-        Args a;
-        try {
-            a = Args.parse(argv, OPTIONS, Set.of("quick", "update-docs"));
-        } catch (IllegalArgumentException e) {
-            System.err.println("benchmark: " + e.getMessage());
-            System.exit(2);
-            return;
+    public static void main(String[] argv) {
+        System.exit(commandLine().execute(argv));
+    }
+
+    /** The command; {@code execute(args)} runs the benchmark and returns the exit status. */
+    public static CommandLine commandLine() {
+        return new CommandLine(new DayTraderBenchmark());
+    }
+
+    /** {@code value} when given, else {@code fallback}; a {@link ParameterException} (exit 2) below {@code min}. */
+    private int atLeast(String option, Integer value, int fallback, int min) {
+        int v = value != null ? value : fallback;
+        if (v < min) {
+            throw new ParameterException(spec.commandLine(), option + " must be at least " + min + ", was " + v);
         }
-        boolean quick = a.has("quick");
-        int rounds = a.getInt("rounds", quick ? 2 : 5, 1);
-        int seconds = a.getInt("seconds", quick ? 8 : 15, 5);
-        int warmup = a.getInt("warmup", quick ? 8 : 15, 1);
-        int sessions = a.getInt("sessions", 32, 1);
-        int users = a.getInt("users", quick ? 2_000 : 15_000, 10);
-        int quotes = a.getInt("quotes", quick ? 1_000 : 10_000, 10);
-        Path sla = a.has("sla") ? Path.of(a.get("sla", null)).toAbsolutePath() : null;
+        return v;
+    }
+
+    @Override
+    public Integer call() throws Exception {
+        String[] argv = spec.commandLine().getParseResult().originalArgs().toArray(String[]::new);
+        int rounds = atLeast("--rounds", this.rounds, quick ? 2 : 5, 1);
+        int seconds = atLeast("--seconds", this.seconds, quick ? 8 : 15, 5);
+        int warmup = atLeast("--warmup", this.warmup, quick ? 8 : 15, 1);
+        int sessions = atLeast("--sessions", this.sessions, 32, 1);
+        int users = atLeast("--users", this.users, quick ? 2_000 : 15_000, 10);
+        int quotes = atLeast("--quotes", this.quotes, quick ? 1_000 : 10_000, 10);
+        Path sla = slaOption != null ? slaOption.toAbsolutePath() : null;
         if (sla != null && !Files.isReadable(sla)) {
-            System.err.println("benchmark: --sla " + sla + ": no such file");
-            System.exit(2);
-            return;
+            throw new ParameterException(spec.commandLine(), "--sla " + sla + ": no such file");
         }
         Path out;
         try {
-            out = out(a.has("out") ? a.get("out", null) : null, a.has("update-docs"));
+            out = out(outOption, updateDocs);
         } catch (IllegalArgumentException e) {
-            System.err.println("benchmark: " + e.getMessage());
-            System.exit(2);
-            return;
+            throw new ParameterException(spec.commandLine(), e.getMessage());
         }
-        List<OrbChoice> orbs = new ArrayList<>(List.of(OrbChoice.JACORB, OrbChoice.IRMI));
         if (!OrbChoice.IRMI.isAvailable()) {
             System.err.println("benchmark: the I-RMI ORB is not on the class path; build irmi-orb first");
-            System.exit(2);
+            return 2;
         }
+        List<OrbChoice> orbs = new ArrayList<>(List.of(OrbChoice.JACORB, OrbChoice.IRMI));
         Map<String, List<Sample>> results = new LinkedHashMap<>();
         Instant started = Instant.now();
         Map<OrbChoice, DayTraderDeployment> running = new LinkedHashMap<>();
@@ -128,6 +185,7 @@ public final class DayTraderBenchmark {
         Files.writeString(out, report);
         System.out.println(report);
         System.err.println("benchmark: wrote " + out);
+        return 0;
     }
 
     private static Sample measure(DayTraderDeployment dt, HttperfWorkload load, int seconds)

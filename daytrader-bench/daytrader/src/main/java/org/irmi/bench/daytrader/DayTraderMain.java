@@ -2,6 +2,7 @@ package org.irmi.bench.daytrader;
 
 import java.io.IOException;
 import java.io.InputStream;
+import java.io.PrintWriter;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.nio.file.StandardCopyOption;
@@ -10,6 +11,9 @@ import java.util.List;
 import java.util.concurrent.Callable;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicBoolean;
+import org.irmi.sla.Sla;
+import org.irmi.sla.SlaError;
+import org.irmi.sla.SlaException;
 import picocli.CommandLine;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Model.CommandSpec;
@@ -31,16 +35,19 @@ import picocli.CommandLine.Spec;
  * copied to the run's directory) and the dashboard of its isolation points on
  * {@code --dashboard-port} (0, the default: any free port), whose URL is printed; with
  * {@code --metrics-port} it also serves its meters for Prometheus ({@code /metrics}, the ORB's
- * {@code irmi.metrics.port}), whose URL is printed too.
+ * {@code irmi.metrics.port}), whose URL is printed too. An {@code --sla} file is loaded before anything
+ * starts, and its errors are printed as {@code file:line:col: message}.
  *
  * <p>Exit status: 130 after Ctrl-C and 143 after SIGTERM (as for any program a signal stops), once both
- * tiers stopped; 1 when DayTrader did not start or a tier stopped by itself; 2 on a bad option.
+ * tiers stopped; 1 when DayTrader did not start or a tier stopped by itself; 2 on a bad option or an
+ * SLA with errors.
  */
 @Command(name = "./irmi daytrader", sortOptions = false, usageHelpAutoWidth = true,
-        description = {"Starts DayTrader: the database, the backend JVM and the web tier JVM, RMI-IIOP between them,",
-                "and prints where to point a browser, httperf, the dashboard and Prometheus. Ctrl-C stops both tiers."},
-        footer = {"", "Exit status: 130 stopped by Ctrl-C (143 by SIGTERM), 1 did not start or a tier stopped by itself, 2 bad option.",
-                "More: docs/daytrader.md."})
+        // One paragraph per element: picocli wraps each to the terminal's width (80 columns when piped).
+        description = {"Starts DayTrader: the database, the backend JVM and the web tier JVM, RMI-IIOP between them, "
+                + "and prints where to point a browser, httperf, the dashboard and Prometheus. Ctrl-C stops both tiers."},
+        footer = {"", "Exit status: 130 stopped by Ctrl-C (143 by SIGTERM), 1 did not start or a tier stopped by itself, "
+                + "2 bad option or an SLA with errors.", "More: docs/daytrader.md."})
 public final class DayTraderMain implements Callable<Integer> {
     /** How long a tier's death may precede this JVM's own Ctrl-C: a terminal sends SIGINT to all three at once. */
     static final long CTRL_C_GRACE_MILLIS = 2_000;
@@ -74,7 +81,8 @@ public final class DayTraderMain implements Callable<Integer> {
     private Path dir;
 
     @Option(names = "--sla", paramLabel = "FILE",
-            description = "I-RMI only: the backend's SLA YAML (default: the bundled backend-sla.yaml, copied to --dir).")
+            description = "I-RMI only: the backend's SLA YAML, checked before anything starts (default: the bundled "
+                    + "backend-sla.yaml, copied to --dir).")
     private Path sla;
 
     @Option(names = "--dashboard-port", paramLabel = "PORT", defaultValue = "0",
@@ -106,8 +114,11 @@ public final class DayTraderMain implements Callable<Integer> {
 
     @Override
     public Integer call() throws Exception {
-        DayTraderDeploymentBuilder b = configure();
-        OrbChoice choice = OrbChoice.parse(orb);
+        OrbChoice choice = checkOptions();
+        if (sla != null && !slaIsValid()) {
+            return 2;
+        }
+        DayTraderDeploymentBuilder b = deployment(choice);
         System.err.println("daytrader: starting the backend (populating the database) and the web tier on " + choice.flag() + " ...");
         DayTraderDeployment dt;
         try {
@@ -144,8 +155,8 @@ public final class DayTraderMain implements Callable<Integer> {
         return 1;
     }
 
-    /** Checks the options and turns them into a deployment; a bad option is a {@link ParameterException} (exit 2). */
-    private DayTraderDeploymentBuilder configure() throws IOException {
+    /** Checks the options; a bad option is a {@link ParameterException} (exit 2, the message and the usage). */
+    private OrbChoice checkOptions() {
         OrbChoice choice;
         try {
             choice = OrbChoice.parse(orb);
@@ -175,6 +186,34 @@ public final class DayTraderMain implements Callable<Integer> {
             throw new ParameterException(spec.commandLine(), "the I-RMI ORB is not built yet (no " + choice.orbClass()
                     + " on the class path); build it (./irmi build) or run ./irmi daytrader --orb jacorb");
         }
+        return choice;
+    }
+
+    /**
+     * Loads {@code --sla} with the loader the backend's ORB uses, so a mistake is reported here, before the
+     * database is populated, rather than as a backend that never became ready. Prints every error as
+     * {@code file:line:col: message} (the file as given), as {@code ./irmi sla-check} does.
+     *
+     * @return whether the SLA is valid
+     */
+    private boolean slaIsValid() {
+        try {
+            Sla.load(sla);
+            return true;
+        } catch (SlaException e) {
+            PrintWriter err = spec.commandLine().getErr();
+            for (SlaError error : e.errors()) {
+                err.println(sla + ":" + error.line() + ":" + error.column() + ": " + error.message());
+            }
+            err.println("daytrader: --sla " + sla + " has " + e.errors().size() + (e.errors().size() == 1 ? " error" : " errors")
+                    + "; nothing was started. Fix it, check it with ./irmi sla-check " + sla + ", and start again.");
+            err.flush();
+            return false;
+        }
+    }
+
+    /** The deployment the checked options describe; creates the work directory (and copies the bundled SLA). */
+    private DayTraderDeploymentBuilder deployment(OrbChoice choice) throws IOException {
         Path work = dir != null ? Files.createDirectories(dir) : Files.createTempDirectory("daytrader-");
         DayTraderDeploymentBuilder b = DayTraderDeployment.builder().orb(choice).db(db).users(users).quotes(quotes)
                 .webPort(port).backendThreads(threads).workDir(work);

@@ -2,9 +2,13 @@ package org.irmi.bench.daytrader;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import java.io.IOException;
 import java.io.PrintWriter;
 import java.io.StringWriter;
+import java.nio.file.Files;
+import java.nio.file.Path;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
 import picocli.CommandLine;
 
 /** {@code ./irmi daytrader}'s command line, in process: help and refused options start nothing. */
@@ -60,5 +64,19 @@ class DayTraderMainTest {
 
         assertThat(code).isEqualTo(2);
         assertThat(err.toString()).contains("--metrics-port must be 0..65535 (0: any free port), was 70000");
+    }
+
+    @Test
+    void shouldExitTwoPrintingEachErrorAsFileLineColAndStartNothingWhenTheSlaHasErrors(@TempDir Path tmp) throws IOException {
+        Path sla = Files.writeString(tmp.resolve("typo.yaml"), "service: trade\nobjectivs: []\n");
+        Path dir = tmp.resolve("run");
+
+        int code = run("--sla", sla.toString(), "--dir", dir.toString());
+
+        assertThat(code).isEqualTo(2);
+        assertThat(err.toString()).startsWith(sla + ":2:1: unknown key 'objectivs'")
+                .contains("(did you mean 'objectives'?)", "nothing was started", "./irmi sla-check " + sla)
+                .doesNotContain("Usage:");
+        assertThat(dir).doesNotExist();
     }
 }

@@ -76,6 +76,15 @@ class LauncherHelpTest {
     }
 
     @Test
+    void shouldPrintTheNioCellsUsageWithoutBuildingWhenAskedForItsHelp() throws Exception {
+        Run r = irmi("echo-bench", "--nio-cell", "--help");
+
+        assertThat(r.code()).as(r.out()).isZero();
+        assertThat(r.out()).contains("--nio-cell");
+        assertThat(mvnCalled).as("./irmi echo-bench --nio-cell --help ran mvn").doesNotExist();
+    }
+
+    @Test
     void shouldExitTwoNamingTheHelpWhenTheCommandIsUnknown() throws Exception {
         Run r = irmi("daytrade");
 

@@ -6,15 +6,23 @@ import java.nio.file.Path;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.concurrent.Callable;
 import java.util.concurrent.TimeUnit;
 
 import org.irmi.bench.echo.internal.NioGiopClient;
 import org.irmi.bench.echo.internal.ProcessSample;
 import org.irmi.bench.echo.internal.ServerProcess;
+import picocli.CommandLine;
+import picocli.CommandLine.Command;
+import picocli.CommandLine.Model.CommandSpec;
+import picocli.CommandLine.Option;
+import picocli.CommandLine.ParameterException;
+import picocli.CommandLine.Spec;
 
 /**
- * The many-connections cell of the echo benchmark: N connections held by one NIO client thread
- * ({@link NioGiopClient}), against each variant's JVM echo server in a process of its own.
+ * The many-connections cell of the echo benchmark ({@code ./irmi echo-bench --nio-cell}): N connections
+ * held by one NIO client thread ({@link NioGiopClient}), against each variant's JVM echo server in a
+ * process of its own.
  *
  * <p>Per variant and trial: a fresh server; a warm-up (16 connections, closed loop); the heap after
  * a full GC ({@code jcmd PID GC.run}) with no connection; the ramp (open N, one 100 B call on each);
@@ -22,31 +30,72 @@ import org.irmi.bench.echo.internal.ServerProcess;
  * optionally a class histogram ({@code jmap -histo:live}); then a closed loop on all N connections.
  * Heap per idle connection = (heap with N idle - heap with none) / N.
  *
- * <p>Usage: {@code ConnectionsCell [--variants irmi,jacorb] [--connections 10000] [--trials 1]
- * [--idle-ms 3000] [--measure-ms 5000] [--histo DIR]}.
+ * <p>Usage: {@code ./irmi echo-bench --nio-cell [--variants irmi,jacorb] [--connections 10000] [--trials 1]
+ * [--idle-ms 3000] [--measure-ms 5000] [--histo DIR]}; {@code --help} lists the options. Exit status 0
+ * when every trial ran, 2 on a bad option.
  */
-public final class ConnectionsCell {
+@Command(name = "./irmi echo-bench --nio-cell", sortOptions = false, usageHelpAutoWidth = true,
+        // One paragraph per element: picocli wraps each to the terminal's width (80 columns when piped).
+        description = {"Holds N connections on one NIO client thread (GIOP 1.2 spoken directly) against each variant's "
+                + "JVM echo server: the ramp, the heap per idle connection after a full GC, then a closed loop on all N. "
+                + "Prints one line per variant and trial; the variants take turns, the order flipping every trial."},
+        footer = {"", "Exit status: 0 every trial ran, 2 bad option. More: docs/benchmarks/echo.md."})
+public final class ConnectionsCell implements Callable<Integer> {
+    /** The first argument of {@code ./irmi echo-bench} that selects this cell; the rest are this cell's options. */
+    public static final String MODE = "--nio-cell";
+
+    @Option(names = "--variants", split = ",", paramLabel = "NAME,...", hideParamSyntax = true, defaultValue = "irmi,jacorb",
+            description = "The JVM echo servers to measure: irmi, jacorb or both (default: ${DEFAULT-VALUE}).")
+    private List<String> variants;
+
+    @Option(names = "--connections", paramLabel = "N", defaultValue = "10000",
+            description = "Connections to open and hold; the open-files limit must be at least N + 256 (default: ${DEFAULT-VALUE}).")
+    private int connections;
+
+    @Option(names = "--trials", paramLabel = "N", defaultValue = "1", description = "Trials per variant (default: ${DEFAULT-VALUE}).")
+    private int trials;
+
+    @Option(names = "--idle-ms", paramLabel = "MS", defaultValue = "3000",
+            description = "How long the N connections stay idle before the heap is read (default: ${DEFAULT-VALUE}).")
+    private long idleMs;
+
+    @Option(names = "--measure-ms", paramLabel = "MS", defaultValue = "5000",
+            description = "Recorded time of the closed loop on all N connections (default: ${DEFAULT-VALUE}).")
+    private long measureMs;
+
+    @Option(names = "--histo", paramLabel = "DIR",
+            description = "Also write the server's class histogram (jmap -histo:live) with none and with N connections to DIR.")
+    private Path histo;
+
+    @Option(names = {"-h", "--help"}, usageHelp = true, description = "Print this help and exit.")
+    private boolean help;
+
+    @Spec
+    private CommandSpec spec;
 
     private ConnectionsCell() {
     }
 
-    /** Entry point. */
-    public static void main(String[] args) throws Exception {
-        List<String> variants = List.of("irmi", "jacorb");
-        int n = 10_000;
-        int trials = 1;
-        long idleMs = 3000;
-        long measureMs = 5000;
-        Path histo = null;
-        for (int i = 0; i + 1 < args.length; i += 2) {
-            switch (args[i]) {
-                case "--variants" -> variants = List.of(args[i + 1].split(","));
-                case "--connections" -> n = Integer.parseInt(args[i + 1]);
-                case "--trials" -> trials = Integer.parseInt(args[i + 1]);
-                case "--idle-ms" -> idleMs = Long.parseLong(args[i + 1]);
-                case "--measure-ms" -> measureMs = Long.parseLong(args[i + 1]);
-                case "--histo" -> histo = Path.of(args[i + 1]);
-                default -> throw new IllegalArgumentException("unknown option " + args[i]);
+    /** Entry point: {@code ./irmi echo-bench --nio-cell} without the {@code --nio-cell}. */
+    public static void main(String[] args) {
+        System.exit(commandLine().execute(args));
+    }
+
+    /** The command; {@code execute(args)} runs the cell and returns the exit status. */
+    public static CommandLine commandLine() {
+        return new CommandLine(new ConnectionsCell());
+    }
+
+    @Override
+    public Integer call() throws Exception {
+        atLeast("--connections", connections, 1);
+        atLeast("--trials", trials, 1);
+        atLeast("--idle-ms", idleMs, 0);
+        atLeast("--measure-ms", measureMs, 1);
+        for (String v : variants) {
+            if (!OrbVariants.builtIns().containsKey(v)) {
+                throw new ParameterException(spec.commandLine(), "--variants: '" + v + "' is not a JVM echo server; use "
+                        + String.join(" or ", OrbVariants.builtIns().keySet()));
             }
         }
         Path work = Files.createTempDirectory("echo-connections");
@@ -56,8 +105,15 @@ public final class ConnectionsCell {
                 java.util.Collections.reverse(order);
             }
             for (String v : order) {
-                System.out.println(runOne(v, n, t, idleMs, measureMs, histo, work));
+                System.out.println(runOne(v, connections, t, idleMs, measureMs, histo, work));
             }
+        }
+        return 0;
+    }
+
+    private void atLeast(String option, long value, long min) {
+        if (value < min) {
+            throw new ParameterException(spec.commandLine(), option + " must be at least " + min + ", was " + value);
         }
     }
 

@@ -41,16 +41,15 @@ public final class EchoBenchmark {
 
     /** Entry point. Exit code 2 on bad arguments, 1 when nothing could be measured. */
     public static void main(String[] args) throws Exception {
-        CommandLine cl = BenchmarkOptions.commandLine();
-        boolean nioCell = args.length > 0 && args[0].equals("--nio-cell");
-        if (nioCell && !java.util.Arrays.asList(args).contains("--help") && !java.util.Arrays.asList(args).contains("-h")) {
-            // The many-connections cell: one NIO client thread instead of the omniORB client.
+        if (args.length > 0 && args[0].equals(ConnectionsCell.MODE)) {
+            // The many-connections cell: one NIO client thread instead of the omniORB client; its own options and --help.
             ConnectionsCell.main(java.util.Arrays.copyOfRange(args, 1, args.length));
             return;
         }
+        CommandLine cl = BenchmarkOptions.commandLine();
         BenchmarkOptions o;
         try {
-            cl.parseArgs(nioCell ? new String[] {"--help"} : args);
+            cl.parseArgs(args);
             if (cl.isUsageHelpRequested()) {
                 cl.usage(System.out);
                 return;

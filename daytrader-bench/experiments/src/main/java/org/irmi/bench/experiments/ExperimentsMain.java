@@ -65,11 +65,12 @@ public final class ExperimentsMain {
 
     /** The command line of {@code ./irmi experiments}; {@link #call()} runs them. */
     @Command(name = "./irmi experiments", sortOptions = false, usageHelpAutoWidth = true,
-            description = {"Runs the paper's chaos experiments and the normal day, each on stock JacORB and on I-RMI,",
-                    "writes the report to results/<timestamp>/ (index.html, results.json) and prints the goal summary.",
+            // One paragraph per element: picocli wraps each to the terminal's width (80 columns when piped).
+            description = {"Runs the paper's chaos experiments and the normal day, each on stock JacORB and on I-RMI, "
+                    + "writes the report to results/<timestamp>/ (index.html, results.json) and prints the goal summary.",
                     "Default: the paper's durations, 3 interleaved trials per ORB and condition (--quick: 1)."},
-            footer = {"", "Exit status: 0 every experiment ran (goals reached or not: the report says which),",
-                    "1 one could not run, 2 bad option. More: docs/experiments.md."})
+            footer = {"", "Exit status: 0 every experiment ran (goals reached or not: the report says which), "
+                    + "1 one could not run, 2 bad option. More: docs/experiments.md."})
     static final class Cli implements Callable<Integer> {
         @Parameters(paramLabel = "EXPERIMENT", arity = "0..*",
                 description = "normal-day, poison, slow-client or crosstalk (default: all four, in this order).")

@@ -57,13 +57,13 @@ public record BenchmarkOptions(boolean quick, List<OrbVariant> variants, Map<Str
 
     /** The command line ({@link #commandLine()}): picocli binds the options here, {@link #of} checks them. */
     @Command(name = "./irmi echo-bench", sortOptions = false, usageHelpAutoWidth = true,
-            description = {"Measures stock JacORB and I-RMI echo servers (each in its own JVM) with the omniORB C++",
-                    "closed-loop client, and writes a Markdown report: results/echo.md (results/echo-quick.md with",
-                    "--quick), or the documentation page docs/benchmarks/echo.md with --update-docs, or FILE with --out."},
-            footer = {"", "./irmi echo-bench --nio-cell [--variants irmi,jacorb] [--connections 10000] [--trials N]",
-                    "                  [--idle-ms MS] [--measure-ms MS] [--histo DIR]",
-                    "  holds N connections on one NIO client thread (GIOP 1.2 spoken directly): ramp, heap per idle",
-                    "  connection after a full GC, then a closed loop; prints one line per trial.",
+            // One paragraph per element: picocli wraps each to the terminal's width (80 columns when piped).
+            description = {"Measures stock JacORB and I-RMI echo servers (each in its own JVM) with the omniORB C++ "
+                    + "closed-loop client, and writes a Markdown report: results/echo.md (results/echo-quick.md with "
+                    + "--quick), or the documentation page docs/benchmarks/echo.md with --update-docs, or FILE with --out."},
+            footer = {"", "./irmi echo-bench --nio-cell [OPTIONS...] holds N connections on one NIO client thread instead: "
+                    + "the ramp, the heap per idle connection, then a closed loop. ./irmi echo-bench --nio-cell --help "
+                    + "lists its options.",
                     "Exit status: 0 measured, 1 nothing could be measured, 2 bad option."})
     public static final class Flags {
         @Option(names = "--quick", description = "The short run: fewer and shorter trials, its own report.")
