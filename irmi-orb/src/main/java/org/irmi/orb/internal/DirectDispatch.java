@@ -67,8 +67,14 @@ final class DirectDispatch {
     private volatile ServerRequestHooks hooks;
     private final boolean requireSsl;
     private final boolean useServantClassLoader;
-    /** The running request of each worker thread: its POA current context and its hooks' view. */
-    private final ThreadLocal<Running> running = new ThreadLocal<>();
+    /**
+     * The running request of each worker thread (its POA current context and its hooks' view), made
+     * and registered with the POA current on the thread's first request by {@code withInitial}: a
+     * null test of ours there would be compiled as never taken, and a dispatch thread's first
+     * request minutes into a run would throw away the compiled request path (see
+     * {@link ThreadSchedStat}).
+     */
+    private final ThreadLocal<Running> running = ThreadLocal.withInitial(this::newRunning);
     /** Null until the first request: the interceptors are known only once the ORB is initialised. */
     private volatile Boolean interceptorsAllow;
     private volatile POA rootPoa;
@@ -308,14 +314,14 @@ final class DirectDispatch {
         }
     }
 
-    /** This worker's context, registered with the POA current once per thread. */
+    /** This worker's context. */
     private Running running() {
-        Running r = running.get();
-        if (r == null) {
-            r = new Running(orb);
-            orb.getPOACurrent()._addContext(Thread.currentThread(), r);
-            running.set(r);
-        }
+        return running.get();
+    }
+
+    private Running newRunning() {
+        Running r = new Running(orb);
+        orb.getPOACurrent()._addContext(Thread.currentThread(), r);
         return r;
     }
 

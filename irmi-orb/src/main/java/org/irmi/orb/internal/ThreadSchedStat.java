@@ -22,15 +22,39 @@ final class ThreadSchedStat {
     private static final int BUFFER_BYTES = 64;
 
     private static final class Handle {
-        final RandomAccessFile file;
+        /** Null while it could not be opened (tried again at the thread's next sample). */
+        RandomAccessFile file;
         final byte[] buffer = new byte[BUFFER_BYTES];
 
         Handle(RandomAccessFile file) {
             this.file = file;
         }
+
+        /** This thread's handle, its file opened if it can be now. */
+        static Handle open() {
+            Handle h = new Handle(null);
+            h.reopen();
+            return h;
+        }
+
+        RandomAccessFile reopen() {
+            try {
+                file = new RandomAccessFile(PATH, "r");
+            } catch (IOException | RuntimeException e) {
+                file = null; // out of descriptors, say
+            }
+            return file;
+        }
     }
 
-    private static final ThreadLocal<Handle> HANDLES = new ThreadLocal<>();
+    /**
+     * Made by {@code withInitial}, not by a null test on the request path: a thread's first sample
+     * then takes {@code ThreadLocal}'s own initial-value branch, which the whole JVM's profile has
+     * seen taken, instead of a branch of ours that the JIT compiled as never taken. Taking that one
+     * (a new dispatch thread's first request, minutes into a run) threw away the compiled request
+     * path it was inlined into, and compiling it again held the CPU for most of a second.
+     */
+    private static final ThreadLocal<Handle> HANDLES = ThreadLocal.withInitial(Handle::open);
     /** No such file on this platform: not tried on any thread. */
     private static final boolean unavailable = !new java.io.File(PATH).exists();
 
@@ -57,13 +81,13 @@ final class ThreadSchedStat {
             return false;
         }
         Handle h = HANDLES.get();
+        RandomAccessFile file = h.file;
+        if (file == null && (file = h.reopen()) == null) {
+            return false;
+        }
         try {
-            if (h == null) {
-                h = new Handle(new RandomAccessFile(PATH, "r"));
-                HANDLES.set(h);
-            }
-            h.file.seek(0);
-            int n = h.file.read(h.buffer);
+            file.seek(0);
+            int n = file.read(h.buffer);
             return n > 0 && parse(h.buffer, n, out, at);
         } catch (IOException | RuntimeException e) {
             // not now (out of descriptors, say): tried again at this thread's next sample
