@@ -46,6 +46,8 @@ final class CrosstalkDriver {
     private QosCrosstalkPoint crosstalk;
     private IsolationRuntime crosstalkRuntime;
     private boolean metricsBound;
+    /** Whether the runtime in force has a crosstalk point: written by the ticker, read by the reader thread. */
+    private volatile boolean hasPoint;
 
     /**
      * @param transports the ORB's transport, present once its server side listens
@@ -54,6 +56,16 @@ final class CrosstalkDriver {
     CrosstalkDriver(Supplier<Optional<IrmiTransport>> transports, Consumer<MeterBinder> bind) {
         this.transports = transports;
         this.bind = bind;
+    }
+
+    /**
+     * Any thread: whether the runtime in force, as of the ticker's last turn, has a crosstalk point.
+     * Without one a stream that wakes up has nothing to recompute, and the reader thread does not
+     * wake the ticker for it (at a few hundred calls a second on idle-between-calls connections,
+     * that was a second thread woken per request).
+     */
+    boolean hasPoint() {
+        return hasPoint;
     }
 
     /** READER THREAD: hands a request header to the crosstalk point; never blocks. */
@@ -90,6 +102,7 @@ final class CrosstalkDriver {
                 }
             }).orElse(null);
         }
+        hasPoint = crosstalk != null;
         if (crosstalk == null) {
             headers.clear();
             headerCount.set(0);

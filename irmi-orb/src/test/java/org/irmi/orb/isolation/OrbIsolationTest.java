@@ -159,6 +159,25 @@ class OrbIsolationTest {
     }
 
     @Test
+    void shouldWakeTheTickerOnStreamActivityOnlyWhenTheSlaHasACrosstalkPoint() throws Exception {
+        Path file = sla("""
+                service: x
+                isolationPoints:
+                  poison:
+                    attribution: true
+                """);
+        Echo echo = serveDriven(file, OptionalInt.empty());
+        echo.echoBytes(new byte[16]);
+        tick(1);
+        assertThat(driven.wakesTickerOnStreamActivity()).as("no crosstalk point: nothing to recompute").isFalse();
+
+        Files.writeString(file, CROSSTALK_SLA);
+        driven.pollSla();
+        tick(1);
+        assertThat(driven.wakesTickerOnStreamActivity()).as("a crosstalk point: budgets follow at once").isTrue();
+    }
+
+    @Test
     void shouldStopTheIsolationPointsWhenTheOrbShutsDown() throws Exception {
         Properties p = new Properties();
         p.setProperty("org.omg.CORBA.ORBClass", "org.irmi.orb.IrmiORB");
