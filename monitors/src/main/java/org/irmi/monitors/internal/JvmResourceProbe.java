@@ -23,6 +23,11 @@ public final class JvmResourceProbe implements ResourceProbe {
 
     private final CompilerThreadsCpu compilers = CompilerThreadsCpu.self();
 
+    private static final long PROCESSORS_REREAD_NANOS = 1_000_000_000L;
+    // a stale read (a racing thread's) is at most a second old: good enough for a core count
+    private volatile int processors;
+    private volatile long processorsReadAtNanos;
+
     private JvmResourceProbe() {
     }
 
@@ -79,8 +84,20 @@ public final class JvmResourceProbe implements ResourceProbe {
         return threads.getThreadCount();
     }
 
+    /**
+     * Read again at most once a second: in a container with a CPU quota, JDK 17's
+     * {@code availableProcessors} opens and parses the cgroup's files at every call (tens of
+     * microseconds), and a load report's refresh on a reply's path asked it each time.
+     */
     @Override
     public int availableProcessors() {
-        return Runtime.getRuntime().availableProcessors();
+        long now = System.nanoTime();
+        int n = processors;
+        if (n == 0 || now - processorsReadAtNanos >= PROCESSORS_REREAD_NANOS) {
+            n = Runtime.getRuntime().availableProcessors();
+            processorsReadAtNanos = now;
+            processors = n;
+        }
+        return n;
     }
 }
