@@ -20,7 +20,7 @@ import org.omg.CORBA.ORB;
 
 /**
  * I-RMI inside JacORB's own ORB class: the application keeps {@code org.jacorb.orb.ORB} and sets
- * two properties. Code that casts the ORB to JacORB's class (JacORB's Naming Service, its
+ * one property, I-RMI's ORB initializer. Code that casts the ORB to JacORB's class (JacORB's Naming Service, its
  * configuration lookup, many app servers) then runs unchanged.
  */
 class JacorbOrbClassTest {
@@ -38,7 +38,7 @@ class JacorbOrbClassTest {
         Orbs.destroy(client, server);
     }
 
-    /** JacORB's ORB class with I-RMI switched on by its two properties. */
+    /** JacORB's ORB class with I-RMI switched on by its ORB initializer property. */
     private static ORB jacorbWithIrmi(String... extra) {
         return Orbs.jacorbWithIrmi(extra);
     }

@@ -18,10 +18,11 @@ import org.junit.jupiter.api.Test;
 
 /**
  * Dropping I-RMI into a JacORB application leaves its logging as it was, whichever slf4j it logs
- * through: a JacORB application on slf4j 1.7 (JacORB 3.9's own, with {@code slf4j-jdk14}) and one on
- * slf4j 2 (with {@code slf4j-simple}) each run in a JVM of their own, with I-RMI's classes and its
- * runtime class path ahead of the application's slf4j jars, and both JacORB's and I-RMI's log lines
- * appear. The jars are those the build put in {@code target/} (irmi-orb's pom).
+ * through: JacORB applications on slf4j 1.7 (with {@code slf4j-jdk14}, JacORB 3.9's own choice, and
+ * with {@code slf4j-simple} 1.7) and one on slf4j 2 (with {@code slf4j-simple} 2) each run in a JVM of
+ * their own, with I-RMI's classes and its runtime class path ahead of the application's slf4j jars,
+ * and both JacORB's and I-RMI's log lines appear. The jars are those the build put in
+ * {@code target/slf4j-cases/} (irmi-orb's pom).
  */
 class LoggingBindingsTest {
 
@@ -30,15 +31,22 @@ class LoggingBindingsTest {
     private static final String IRMI_LINE = "irmi transports: [" + org.irmi.orb.internal.SelectorFactories.class.getName() + "]";
 
     @Test
-    void shouldLogJacorbAndIrmiThroughTheApplicationsSlf4j17Binding() throws Exception {
-        String out = runProbe(jars("1.7"));
+    void shouldLogJacorbAndIrmiThroughTheApplicationsSlf4j17JdkBinding() throws Exception {
+        String out = runProbe(jars("1.7-jdk14"));
+
+        assertThat(out).contains("PROBE DONE", JACORB_LINE, IRMI_LINE).doesNotContain("no-operation");
+    }
+
+    @Test
+    void shouldLogJacorbAndIrmiThroughTheApplicationsSlf4j17SimpleBinding() throws Exception {
+        String out = runProbe(jars("1.7-simple"));
 
         assertThat(out).contains("PROBE DONE", JACORB_LINE, IRMI_LINE).doesNotContain("no-operation");
     }
 
     @Test
     void shouldLogJacorbAndIrmiThroughTheApplicationsSlf4j2Provider() throws Exception {
-        String out = runProbe(jars("2"));
+        String out = runProbe(jars("2-simple"));
 
         assertThat(out).contains("PROBE DONE", JACORB_LINE, IRMI_LINE).doesNotContain("no-operation");
     }
@@ -51,8 +59,8 @@ class LoggingBindingsTest {
     @Test
     void shouldFindNoBindingWhenAnSlf4j2ApiStandsAheadOfAnSlf4j17Binding() throws Exception {
         // what an slf4j-api 2 ahead of the application's class path did: the 1.7 binding is ignored
-        List<Path> application = new ArrayList<>(jars("2").stream().filter(j -> j.toString().contains("slf4j-api")).toList());
-        application.addAll(jars("1.7").stream().filter(j -> !j.toString().contains("slf4j-api")).toList());
+        List<Path> application = new ArrayList<>(jars("2-simple").stream().filter(j -> j.toString().contains("slf4j-api")).toList());
+        application.addAll(jars("1.7-jdk14").stream().filter(j -> !j.toString().contains("slf4j-api")).toList());
 
         String out = runProbe(application);
 
@@ -91,10 +99,11 @@ class LoggingBindingsTest {
         return Arrays.stream(line.split(File.pathSeparator)).filter(s -> !s.isBlank()).map(Paths::get).toList();
     }
 
-    private static List<Path> jars(String slf4j) throws IOException {
-        try (Stream<Path> files = Files.list(TARGET.resolve("slf4j-cases").resolve(slf4j))) {
+    /** The application's slf4j-api and binding of one case: a folder of target/slf4j-cases/. */
+    private static List<Path> jars(String slf4jCase) throws IOException {
+        try (Stream<Path> files = Files.list(TARGET.resolve("slf4j-cases").resolve(slf4jCase))) {
             List<Path> jars = files.filter(f -> f.toString().endsWith(".jar")).sorted().toList();
-            assertThat(jars).as("the build copies slf4j-api and a binding into target/slf4j-cases/" + slf4j).hasSize(2);
+            assertThat(jars).as("the build copies slf4j-api and a binding into target/slf4j-cases/" + slf4jCase).hasSize(2);
             return jars;
         }
     }

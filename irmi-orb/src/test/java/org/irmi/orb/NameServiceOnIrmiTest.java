@@ -59,7 +59,7 @@ class NameServiceOnIrmiTest {
                 "-Dorg.omg.CORBA.ORBClass=org.jacorb.orb.ORB",
                 "-Dorg.omg.CORBA.ORBSingletonClass=org.jacorb.orb.ORBSingleton",
                 "-DOAIAddr=127.0.0.1", "-DOAPort=" + port,
-                "-Djacorb.transport.factories=org.irmi.orb.internal.SelectorFactories",
+                // switched as docs/orb.md says: the initializer alone takes over IIOP
                 "-Dorg.omg.PortableInterceptor.ORBInitializerClass.irmi=org.irmi.orb.internal.IrmiOrbInitializer",
                 // I-RMI's own limit, to tell from outside which transport reads the connections
                 "-Dirmi.transport.max_message_bytes=65536",

@@ -23,24 +23,11 @@ final class Orbs {
     }
 
     /**
-     * JacORB's own ORB class switched to I-RMI the other way docs/orb.md documents: the transport
-     * factories and the ORB initializer, JacORB's defaults otherwise.
+     * JacORB's own ORB class switched to I-RMI the other way docs/orb.md documents: I-RMI's ORB
+     * initializer alone, which takes over IIOP in the ORB's own list of transports; JacORB's
+     * defaults otherwise. {@code extra} may list the transports ({@code jacorb.transport.factories}).
      */
     static ORB jacorbWithIrmi(String... extra) {
-        Properties p = new Properties();
-        p.setProperty("org.omg.CORBA.ORBClass", "org.jacorb.orb.ORB");
-        p.setProperty("OAIAddr", "127.0.0.1");
-        p.setProperty("jacorb.transport.factories", "org.irmi.orb.internal.SelectorFactories");
-        p.setProperty("org.omg.PortableInterceptor.ORBInitializerClass.irmi", "org.irmi.orb.internal.IrmiOrbInitializer");
-        put(p, extra);
-        return ORB.init(new String[0], p);
-    }
-
-    /**
-     * JacORB's own ORB class with only I-RMI's ORB initializer, which takes over IIOP in the ORB's
-     * own list of transports; {@code extra} may list them ({@code jacorb.transport.factories}).
-     */
-    static ORB jacorbWithIrmiInitializer(String... extra) {
         Properties p = new Properties();
         p.setProperty("org.omg.CORBA.ORBClass", "org.jacorb.orb.ORB");
         p.setProperty("OAIAddr", "127.0.0.1");

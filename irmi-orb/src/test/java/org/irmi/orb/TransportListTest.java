@@ -2,6 +2,9 @@ package org.irmi.orb;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import java.io.IOException;
+import java.nio.file.Files;
+import java.nio.file.Path;
 import java.util.Arrays;
 import java.util.List;
 
@@ -12,6 +15,7 @@ import org.irmi.orb.internal.SelectorFactories;
 import org.jacorb.orb.ParsedIOR;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
 import org.omg.CORBA.ORB;
 import org.omg.IOP.TAG_INTERNET_IOP;
 
@@ -19,13 +23,18 @@ import org.omg.IOP.TAG_INTERNET_IOP;
  * I-RMI's selector transport takes over IIOP in a server's own list of transports and keeps the
  * others (JacORB's {@code BugJac192Test} lists {@code IIOPFactories,WIOPFactories}): the IOR keeps
  * every profile, IIOP is read by the selector, and each transport serves a client that has only
- * that transport.
+ * that transport. Where the server lists them does not matter: ORB properties here, a properties
+ * file ({@code custom.props}, as a {@code jacorb.properties} would), or system properties (JacORB's
+ * own regression classes, docs/benchmarks/compatibility.md).
  */
 class TransportListTest {
 
     private static final String IIOP = "org.jacorb.orb.iiop.IIOPFactories";
     private static final String SECOND = SecondTransport.Factories.class.getName();
     private static final String SELECTOR = SelectorFactories.class.getName();
+
+    @TempDir
+    Path dir;
 
     private ORB server;
     private ORB iiopClient;
@@ -38,7 +47,7 @@ class TransportListTest {
 
     @Test
     void shouldKeepTheServersOtherTransportWhenTheServerListsIiopAndAnother() {
-        server = Orbs.jacorbWithIrmiInitializer("jacorb.transport.factories", IIOP + "," + SECOND);
+        server = Orbs.jacorbWithIrmi("jacorb.transport.factories", IIOP + "," + SECOND);
 
         assertServedOverBoth(server, server);
     }
@@ -51,8 +60,23 @@ class TransportListTest {
     }
 
     @Test
+    void shouldKeepTheServersOtherTransportWhenTheServerListsThemInAPropertiesFile() throws IOException {
+        server = Orbs.jacorbWithIrmi("custom.props", listInAFile(IIOP + "," + SECOND).toString());
+
+        assertServedOverBoth(server, server);
+    }
+
+    @Test
+    void shouldKeepTheServersOtherTransportWhenAServerOnIrmisOrbClassListsThemInAPropertiesFile() throws IOException {
+        // IrmiORB adds its defaults as ORB properties, which win over a file: they must name no transports
+        server = Orbs.irmi("custom.props", listInAFile(IIOP + "," + SECOND).toString());
+
+        assertServedOverBoth(server, IrmiORB.of(server).orElseThrow().jacorb());
+    }
+
+    @Test
     void shouldTakeOverIiopAloneWhenTheServerListsNoTransports() {
-        server = Orbs.jacorbWithIrmiInitializer();
+        server = Orbs.jacorbWithIrmi();
         String ior = Orbs.serve(server, new EchoServant());
 
         assertThat(transportsOf(server)).containsExactly(SELECTOR);
@@ -64,7 +88,7 @@ class TransportListTest {
 
     @Test
     void shouldKeepTheListAsItIsWhenTheUserAlreadyPutTheSelectorInIiopsPlace() {
-        server = Orbs.jacorbWithIrmiInitializer("jacorb.transport.factories", SELECTOR + "," + SECOND);
+        server = Orbs.jacorbWithIrmi("jacorb.transport.factories", SELECTOR + "," + SECOND);
 
         assertServedOverBoth(server, server);
     }
@@ -85,6 +109,12 @@ class TransportListTest {
         assertThat(overSecond.echoString("over the second transport")).isEqualTo("over the second transport");
         assertThat(Orbs.transport(orb).stats().acceptedConnections())
                 .as("the second transport has a listener of its own").isEqualTo(1);
+    }
+
+    private Path listInAFile(String transports) throws IOException {
+        Path file = dir.resolve("server.properties");
+        Files.writeString(file, "jacorb.transport.factories=" + transports + "\n");
+        return file;
     }
 
     private static List<String> transportsOf(ORB jacorb) {

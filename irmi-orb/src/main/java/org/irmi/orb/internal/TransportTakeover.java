@@ -77,7 +77,7 @@ final class TransportTakeover {
         List<String> listed = config.getAttributeList(PROPERTY);
         List<String> wanted = takeOver(listed);
         if (wanted.equals(listed)) {
-            LOG.debug("irmi transports: {}", wanted);
+            LOG.info("irmi transports: {}", describe(listed, wanted));
             return;
         }
         String joined = String.join(",", wanted);
@@ -97,7 +97,22 @@ final class TransportTakeover {
         if (config instanceof JacORBConfiguration c) {
             c.setAttribute(PROPERTY, joined);
         }
-        LOG.info("irmi transports: {} (JacORB's list: {})", wanted, listed.isEmpty() ? "not set, IIOP" : listed);
+        LOG.info("irmi transports: {}", describe(listed, wanted));
+    }
+
+    /**
+     * What an ORB runs on, as its INFO line says it after {@code "irmi transports: "} (pure): the
+     * transports, and JacORB's list where it differs; a list without IIOP is named as one on which
+     * the selector transport is not used, so that an operator who switched a server to I-RMI sees
+     * why its connections are not the selector's.
+     */
+    static String describe(List<String> listed, List<String> running) {
+        if (!running.equals(listed)) {
+            return running + " (JacORB's list: " + (listed.isEmpty() ? "not set, IIOP" : listed) + ")";
+        }
+        return running + (running.contains(SELECTOR)
+                ? " (as listed)"
+                : " (as listed: no IIOP to take over, so the selector transport is not used)");
     }
 
     private static Object field(TransportManager manager, String name) throws ReflectiveOperationException {

@@ -36,6 +36,26 @@ class TransportTakeoverTest {
     }
 
     @Test
+    void shouldNameJacorbsListWhenTheTakeoverChangedIt() {
+        assertThat(TransportTakeover.describe(List.of(IIOP, WIOP), List.of(SELECTOR, WIOP)))
+                .isEqualTo("[" + SELECTOR + ", " + WIOP + "] (JacORB's list: [" + IIOP + ", " + WIOP + "])");
+        assertThat(TransportTakeover.describe(List.of(), List.of(SELECTOR)))
+                .isEqualTo("[" + SELECTOR + "] (JacORB's list: not set, IIOP)");
+    }
+
+    @Test
+    void shouldSayTheSelectorIsNotUsedWhenTheListHasNoIiop() {
+        assertThat(TransportTakeover.describe(List.of(WIOP), List.of(WIOP)))
+                .isEqualTo("[" + WIOP + "] (as listed: no IIOP to take over, so the selector transport is not used)");
+    }
+
+    @Test
+    void shouldSayAsListedWhenTheListAlreadyHasTheSelector() {
+        assertThat(TransportTakeover.describe(List.of(SELECTOR, WIOP), List.of(SELECTOR, WIOP)))
+                .isEqualTo("[" + SELECTOR + ", " + WIOP + "] (as listed)");
+    }
+
+    @Test
     void shouldTrimNamesWhenTheListHasSpaces() {
         assertThat(TransportTakeover.takeOver(List.of(" " + IIOP + " ", " " + WIOP))).containsExactly(SELECTOR, WIOP);
     }
