@@ -57,6 +57,19 @@ public final class SlaCheck implements Callable<Integer> {
     return cl.execute(args);
   }
 
+  /**
+   * System property: the directory a relative FILE is read from, the caller's working directory
+   * that {@code ./irmi} passes on (it runs Java from the repository's root). Unset: the JVM's own.
+   */
+  public static final String CALLER_DIR_PROPERTY = "irmi.callerDir";
+
+  /** {@code file} as given, or against {@link #CALLER_DIR_PROPERTY} when relative and that is set. */
+  static Path resolve(String file) {
+    Path path = Path.of(file);
+    String callerDir = System.getProperty(CALLER_DIR_PROPERTY);
+    return path.isAbsolute() || callerDir == null || callerDir.isEmpty() ? path : Path.of(callerDir).resolve(path);
+  }
+
   @Override
   public Integer call() {
     PrintWriter out = spec.commandLine().getOut();
@@ -64,7 +77,7 @@ public final class SlaCheck implements Callable<Integer> {
     int code = 0;
     for (String file : files) {
       try {
-        Sla sla = Sla.load(Path.of(file));
+        Sla sla = Sla.load(resolve(file));
         out.println(file + ": OK (service " + sla.service() + ")");
       } catch (SlaException e) {
         for (SlaError error : e.errors()) {

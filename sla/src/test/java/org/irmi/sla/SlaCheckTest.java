@@ -5,7 +5,10 @@ import static org.assertj.core.api.Assertions.assertThat;
 import java.io.ByteArrayOutputStream;
 import java.io.PrintStream;
 import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
 
 class SlaCheckTest {
 
@@ -22,6 +25,26 @@ class SlaCheckTest {
 
     assertThat(code).isZero();
     assertThat(out.toString(StandardCharsets.UTF_8)).isEqualTo("examples/orders.yaml: OK (service orders)\n");
+  }
+
+  @Test
+  void shouldReadARelativeFileFromTheCallersDirectoryAndNameItAsGiven(@TempDir Path callerDir) throws Exception {
+    Files.copy(Path.of("examples/orders.yaml"), callerDir.resolve("mine.yaml"));
+    String before = System.getProperty(SlaCheck.CALLER_DIR_PROPERTY);
+    System.setProperty(SlaCheck.CALLER_DIR_PROPERTY, callerDir.toString());
+    try {
+      int code = run("mine.yaml", Path.of("examples/orders.yaml").toAbsolutePath().toString());
+
+      assertThat(code).as(err.toString(StandardCharsets.UTF_8)).isZero();
+      assertThat(out.toString(StandardCharsets.UTF_8)).startsWith("mine.yaml: OK (service orders)\n")
+          .endsWith("examples/orders.yaml: OK (service orders)\n");
+    } finally {
+      if (before == null) {
+        System.clearProperty(SlaCheck.CALLER_DIR_PROPERTY);
+      } else {
+        System.setProperty(SlaCheck.CALLER_DIR_PROPERTY, before);
+      }
+    }
   }
 
   @Test
