@@ -63,8 +63,11 @@ public final class SlaCheck implements Callable<Integer> {
    */
   public static final String CALLER_DIR_PROPERTY = "irmi.callerDir";
 
-  /** {@code file} as given, or against {@link #CALLER_DIR_PROPERTY} when relative and that is set. */
-  static Path resolve(String file) {
+  /**
+   * A file named on a command line: {@code file} as given, or against {@link #CALLER_DIR_PROPERTY}
+   * when it is relative and that is set.
+   */
+  public static Path resolve(String file) {
     Path path = Path.of(file);
     String callerDir = System.getProperty(CALLER_DIR_PROPERTY);
     return path.isAbsolute() || callerDir == null || callerDir.isEmpty() ? path : Path.of(callerDir).resolve(path);

@@ -179,14 +179,19 @@ public final class DayTraderMain implements Callable<Integer> {
                 }
             }
         }
-        if (sla != null && !Files.isRegularFile(sla)) {
-            throw new ParameterException(spec.commandLine(), "--sla " + sla.toAbsolutePath() + ": no such file");
+        if (sla != null && !Files.isRegularFile(slaFile())) {
+            throw new ParameterException(spec.commandLine(), "--sla " + slaFile().toAbsolutePath() + ": no such file");
         }
         if (!choice.isAvailable()) {
             throw new ParameterException(spec.commandLine(), "the I-RMI ORB is not built yet (no " + choice.orbClass()
                     + " on the class path); build it (./irmi build) or run ./irmi daytrader --orb jacorb");
         }
         return choice;
+    }
+
+    /** The {@code --sla} file, a relative name read from the directory {@code ./irmi} was called from. */
+    private Path slaFile() {
+        return org.irmi.sla.SlaCheck.resolve(sla.toString());
     }
 
     /**
@@ -198,7 +203,7 @@ public final class DayTraderMain implements Callable<Integer> {
      */
     private boolean slaIsValid() {
         try {
-            Sla.load(sla);
+            Sla.load(slaFile());
             return true;
         } catch (SlaException e) {
             PrintWriter err = spec.commandLine().getErr();
@@ -291,7 +296,7 @@ public final class DayTraderMain implements Callable<Integer> {
     private List<String> isolationArgs(Path work) throws IOException {
         Path file;
         if (sla != null) {
-            file = sla.toAbsolutePath();
+            file = slaFile().toAbsolutePath();
         } else {
             file = work.resolve("backend-sla.yaml").toAbsolutePath();
             try (InputStream in = DayTraderMain.class.getResourceAsStream("backend-sla.yaml")) {

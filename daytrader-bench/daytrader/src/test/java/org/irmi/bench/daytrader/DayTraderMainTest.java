@@ -79,4 +79,25 @@ class DayTraderMainTest {
                 .doesNotContain("Usage:");
         assertThat(dir).doesNotExist();
     }
+
+    @Test
+    void shouldReadARelativeSlaFromTheDirectoryTheLauncherWasCalledFrom(@TempDir Path tmp) throws IOException {
+        Files.writeString(tmp.resolve("typo.yaml"), "service: trade\nobjectivs: []\n");
+        Path dir = tmp.resolve("run");
+        String before = System.getProperty(org.irmi.sla.SlaCheck.CALLER_DIR_PROPERTY);
+        System.setProperty(org.irmi.sla.SlaCheck.CALLER_DIR_PROPERTY, tmp.toString());
+        try {
+            int code = run("--sla", "typo.yaml", "--dir", dir.toString());
+
+            assertThat(code).isEqualTo(2);
+            assertThat(err.toString()).as("read from the caller's directory, named as given")
+                    .startsWith("typo.yaml:2:1: unknown key 'objectivs'");
+        } finally {
+            if (before == null) {
+                System.clearProperty(org.irmi.sla.SlaCheck.CALLER_DIR_PROPERTY);
+            } else {
+                System.setProperty(org.irmi.sla.SlaCheck.CALLER_DIR_PROPERTY, before);
+            }
+        }
+    }
 }
