@@ -68,11 +68,8 @@ final class DirectDispatch {
     private final boolean requireSsl;
     private final boolean useServantClassLoader;
     /**
-     * The running request of each worker thread (its POA current context and its hooks' view), made
-     * and registered with the POA current on the thread's first request by {@code withInitial}: a
-     * null test of ours there would be compiled as never taken, and a dispatch thread's first
-     * request minutes into a run would throw away the compiled request path (see
-     * {@link ThreadSchedStat}).
+     * Each worker thread's running request (its POA current context, its hooks' view), made on the
+     * thread's first request by {@code withInitial}, not a null test of ours (see {@link ThreadSchedStat}).
      */
     private final ThreadLocal<Running> running = ThreadLocal.withInitial(this::newRunning);
     /** Null until the first request: the interceptors are known only once the ORB is initialised. */
@@ -261,7 +258,7 @@ final class DirectDispatch {
                         IrmiServerGIOPConnection connection) {
         Running r = null;
         try {
-            r = running();
+            r = running.get();
             r.start(request, poa, servant, connection);
             try {
                 orb.notifyTransportListeners(connection);
@@ -312,11 +309,6 @@ final class DirectDispatch {
                 thread.setContextClassLoader(previousLoader);
             }
         }
-    }
-
-    /** This worker's context. */
-    private Running running() {
-        return running.get();
     }
 
     private Running newRunning() {

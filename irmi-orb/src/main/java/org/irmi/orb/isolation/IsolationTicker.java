@@ -74,9 +74,15 @@ final class IsolationTicker {
         thread.start();
     }
 
-    /** Any thread: drive the crosstalk point soon (a stream opened or woke up); no effect before {@link #start}. */
+    /**
+     * Any thread: drive the crosstalk point soon (a stream opened or woke up); no effect before
+     * {@link #start}, nor while the runtime in force (as of the last tick) has no crosstalk point,
+     * when there is nothing to recompute (a reader would otherwise wake this thread per request).
+     */
     void wake() {
-        LockSupport.unpark(thread);
+        if (crosstalk.hasPoint()) {
+            LockSupport.unpark(thread);
+        }
     }
 
     /** Stops the thread and waits up to two seconds for it to end. */

@@ -276,10 +276,7 @@ public final class OrbIsolation implements OrbExtension.Running {
         return objectives.statuses();
     }
 
-    /**
-     * @return whether a stream that opens or wakes up wakes the ticker: only when the runtime in force,
-     *         as of the last tick, has a crosstalk point to recompute. Any thread.
-     */
+    /** @return whether stream activity wakes the ticker ({@link IsolationTicker#wake}). Any thread. */
     boolean wakesTickerOnStreamActivity() {
         return crosstalk.hasPoint();
     }
@@ -353,13 +350,8 @@ public final class OrbIsolation implements OrbExtension.Running {
         hooks.setClock(clock);
         hooks.setServerRequestHook(new ServerAdmission(() -> wiring, crosstalk, orb::object_to_string));
         hooks.setRequestCostListener(new DispatchCosts(objectives, edges, costs, () -> wiring));
-        // Streams that open or wake up get their budgets and buffers at once, not at the next tick,
-        // when there is a crosstalk point to set them.
-        hooks.setStreamActivityListener(() -> {
-            if (crosstalk.hasPoint()) {
-                ticker.wake();
-            }
-        });
+        // Streams that open or wake up get their budgets and buffers at once, not at the next tick.
+        hooks.setStreamActivityListener(ticker::wake);
         hooks.addReplyContextProvider(LoadReportContexts.onReplies(reporter));
         ClientEnforcement client = new ClientEnforcement(() -> wiring, orb::object_to_string);
         hooks.setClientCallHook(client);
